@@ -1,0 +1,154 @@
+"""Console adapter: a terminal chat over the same engine.
+
+Lines in, ``engine.handle(...)``, outcomes printed as plain text. A pending
+question shows numbered choices; a number picks one, ``skip`` declines, any
+other text answers it in your own words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TextIO
+
+from engine.outcomes import Answer, ApprovalRequest, Ask, Failure, Logged, Notice, Outcome
+from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume, Turn
+
+HELP = """\
+Tell me what you did, in English or Korean, e.g.
+  bench 55kg 10x5
+  어제 스쿼트 100키로 5x5
+Commands:
+  /reset   start a fresh conversation (your entries are kept)
+  /cancel  drop the open question
+  /retry   run again a message that failed (e.g. while the model was down)
+  /status  show the open question, if any
+  /tz Area/City   set your time zone
+  /help    this text
+  /quit    leave (an open question waits for you)"""
+
+COMMANDS = {"/reset": "reset", "/cancel": "cancel", "/retry": "retry", "/status": "status"}
+
+
+class Handler(Protocol):
+    async def handle(self, turn: Turn, progress: Callable[[str], Awaitable[None]] | None = None) -> list[Outcome]: ...
+
+
+def render(outcome: Outcome) -> str:
+    """One outcome as plain text."""
+    if isinstance(outcome, Logged):
+        return "\n".join(f"✓ logged {e.on.isoformat()} · {e.domain} · {e.summary}" for e in outcome.entries)
+    if isinstance(outcome, Answer):
+        text = outcome.text + (" (partial answer)" if outcome.partial else "")
+        if outcome.citations:
+            text += "\n  sources: " + "; ".join(c.title for c in outcome.citations)
+        return text
+    if isinstance(outcome, Ask):
+        lines = []
+        for q in outcome.questions:
+            lines.append(f"? {q.text}")
+            lines.extend(f"   {i}) {opt}" for i, opt in enumerate(q.options, start=1))
+        if outcome.why:
+            lines.append(f"  ({outcome.why})")
+        lines.append("  type a number, your own answer, or 'skip'" + (f" — if skipped: {outcome.if_declined}" if outcome.if_declined else ""))
+        return "\n".join(lines)
+    if isinstance(outcome, ApprovalRequest):
+        return (
+            f"Plan: {outcome.title} (confidence {outcome.confidence:.0%})\n{outcome.summary}\n"
+            "  type: approve / revise <what should change> / cancel"
+        )
+    if isinstance(outcome, Failure):
+        return f"! {outcome.text}"
+    assert isinstance(outcome, Notice)
+    return f"· {outcome.text}"
+
+
+class ConsoleChat:
+    """A chat in the terminal for one person (``console:<name>``)."""
+
+    def __init__(self, engine: Handler, name: str, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+        self._engine = engine
+        self._key = f"console:{name}"
+        self._in = stdin or sys.stdin
+        self._out = stdout or sys.stdout
+        self._pending: Ask | ApprovalRequest | None = None
+
+    def _print(self, text: str) -> None:
+        self._out.write(text + "\n")
+        self._out.flush()
+
+    async def _read(self) -> str | None:
+        # input() would block the event loop; a thread keeps it free.
+        buffer = getattr(self._in, "buffer", None)
+        if buffer is not None:
+            raw: bytes = await asyncio.to_thread(buffer.readline)
+            if not raw:
+                return None
+            return raw.decode("utf-8", "replace").rstrip("\n")
+        line = await asyncio.to_thread(self._in.readline)
+        return None if not line else line.rstrip("\n")
+
+    async def _send(self, turn: Turn) -> None:
+        outcomes = await self._engine.handle(turn)
+        for outcome in outcomes:
+            if isinstance(outcome, (Ask, ApprovalRequest)):
+                self._pending = outcome
+            self._print(render(outcome))
+        if not any(isinstance(o, (Ask, ApprovalRequest)) for o in outcomes) and not any(
+            isinstance(o, Failure) for o in outcomes
+        ):
+            self._pending = None
+
+    def _turn_for(self, line: str) -> Turn | None:
+        key = self._key
+        lowered = line.strip().lower()
+        if lowered.startswith("/"):
+            cmd, _, arg = line.strip().partition(" ")
+            cmd = cmd.lower()
+            if cmd in COMMANDS:
+                return Control(conversation=key, user=key, action=COMMANDS[cmd])  # type: ignore[arg-type]
+            if cmd in ("/tz", "/timezone"):
+                return Control(conversation=key, user=key, action="timezone", argument=arg)
+            return None
+        pending = self._pending
+        if isinstance(pending, Ask):
+            if lowered == "skip":
+                answer = ClarificationAnswer(declined=True)
+            elif lowered.isdigit() and pending.questions[0].options and 1 <= int(lowered) <= len(pending.questions[0].options):
+                answer = ClarificationAnswer(answers=[pending.questions[0].options[int(lowered) - 1]])
+            else:
+                answer = ClarificationAnswer(answers=[line.strip()])
+            return Resume(conversation=key, user=key, interrupt_id=pending.interrupt_id, answer=answer)
+        if isinstance(pending, ApprovalRequest):
+            word, _, rest = line.strip().partition(" ")
+            if word.lower() in ("approve", "revise", "cancel"):
+                decision = ApprovalDecision(decision=word.lower(), feedback=rest.strip())  # type: ignore[arg-type]
+                return Resume(conversation=key, user=key, interrupt_id=pending.interrupt_id, answer=decision)
+        return Message(conversation=key, user=key, text=line)
+
+    async def run(self) -> None:
+        """Chat until ``/quit`` or end of input."""
+        self._print("Almanac — your training log. /help for commands, /quit to leave.")
+        # After a restart the open question is still there: show it.
+        for outcome in await self._engine.handle(Control(conversation=self._key, user=self._key, action="status")):
+            if isinstance(outcome, (Ask, ApprovalRequest)):
+                self._pending = outcome
+                self._print("You left this open:\n" + render(outcome))
+        while True:
+            self._out.write("> ")
+            self._out.flush()
+            line = await self._read()
+            if line is None or line.strip().lower() in ("/quit", "/exit"):
+                self._print("bye")
+                return
+            if line.strip().lower() == "/help":
+                self._print(HELP)
+                continue
+            if not line.strip():
+                continue
+            turn = self._turn_for(line)
+            if turn is None:
+                self._print(f"· Unknown command {line.split()[0]!r}. /help lists the commands.")
+                continue
+            await self._send(turn)

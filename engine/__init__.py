@@ -1,0 +1,1 @@
+"""Almanac's engine: the domain expert behind every chat platform (no platform inside)."""

@@ -1,0 +1,80 @@
+"""The Parser: one log message into a structured entry.
+
+Code reads what it can first (vocabulary terms, strength notation) and hands it
+over as hints; after the model answers, code enforces the shape (sets equal the
+set list, canonical exercise names) instead of trusting it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from engine.agents.prompts import render
+from engine.agents.schemas import ExerciseLog, ParserOutput
+from engine.domains.registry import ActiveDomainContext
+from engine.llm import LLM
+from engine.notation import read_strength
+
+
+def _fields(ctx: ActiveDomainContext, domain: str) -> str:
+    fields = ctx.log_schemas.get(domain, [])
+    return "\n".join(
+        f"- {f.name} ({f.type}{', ' + f.unit if f.unit else ''}{', required' if f.required else ''}): {f.description}"
+        for f in fields
+    ) or "(free form)"
+
+
+def _notation(ctx: ActiveDomainContext) -> str:
+    return "\n".join(f"- {n.pattern} = {n.meaning}. Example: {n.example}" for n in ctx.notation[:8]) or "(none)"
+
+
+def _answers(answers: Sequence[dict[str, str]]) -> str:
+    return "; ".join(f"{a['question']} -> {a['answer']}" for a in answers) or "(none)"
+
+
+def _tidy(ex: ExerciseLog, ctx: ActiveDomainContext) -> ExerciseLog:
+    name = ctx.vocabulary.canonical(ex.name) or ex.name.strip().lower()
+    details = [d.model_copy(update={"set_num": i}) for i, d in enumerate(ex.set_details, start=1)]
+    sets = len(details) if details else ex.sets
+    return ex.model_copy(update={"name": name, "set_details": details, "sets": sets})
+
+
+async def parse(
+    llm: LLM,
+    ctx: ActiveDomainContext,
+    text: str,
+    today: date,
+    answers: Sequence[dict[str, str]],
+) -> ParserOutput:
+    """Parse a log message (plus any clarification answers) in the active domains."""
+    domain = ctx.domains_loaded[0] if ctx.domains_loaded else "general_fitness"
+    full_text = text + "".join(f"\n{a['answer']}" for a in answers)
+    hints = read_strength(full_text, ctx.vocabulary, ctx.units)
+    hint_text = "; ".join(
+        f"{h.exercise or '?'}: weight={h.weight if h.weight is not None else '-'}"
+        f"{h.unit or ''} reps={h.reps if h.reps is not None else '-'} sets={h.sets if h.sets is not None else '-'}"
+        for h in hints
+    ) or "(none)"
+    out = await llm.structured(
+        "parser",
+        ParserOutput,
+        render(
+            "parser.system",
+            today=today.isoformat(),
+            weekday=today.strftime("%A"),
+            domain=domain,
+            fields=_fields(ctx, domain),
+            notation=_notation(ctx),
+        ),
+        render(
+            "parser.user",
+            terms=", ".join(ctx.vocabulary.terms(full_text)) or "(none)",
+            hints=hint_text,
+            answers=_answers(answers),
+            text=text,
+        ),
+    )
+    if out.domain not in ctx.domains_loaded:
+        out = out.model_copy(update={"domain": domain})
+    return out.model_copy(update={"exercises": [_tidy(e, ctx) for e in out.exercises]})

@@ -1,0 +1,28 @@
+"""The Router: what does this message want, and which domains is it about?"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.agents.prompts import render
+from engine.agents.schemas import RouterOutput
+from engine.domains.registry import DomainRegistry
+from engine.llm import LLM
+
+
+def format_history(history: Sequence[dict[str, str]]) -> str:
+    if not history:
+        return "(none)"
+    return "\n".join(f"{h['role']}: {h['text']}" for h in history)
+
+
+async def route(llm: LLM, registry: DomainRegistry, text: str, history: Sequence[dict[str, str]]) -> RouterOutput:
+    """Classify a message; domain names the model made up are dropped here."""
+    out = await llm.structured(
+        "router",
+        RouterOutput,
+        render("router.system", domains=registry.describe()),
+        render("router.user", history=format_history(history), text=text),
+    )
+    known = [d for d in dict.fromkeys(out.domains) if registry.get(d) is not None]
+    return out.model_copy(update={"domains": known})

@@ -1,0 +1,51 @@
+"""The engine's settings, handed in by ``bot/config.py`` (the engine reads no environment)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class LLMConfig(BaseModel):
+    """How to reach and drive the model."""
+
+    model_config = ConfigDict(frozen=True)
+
+    host: str = "http://localhost:11434"
+    model: str = "qwen2.5:7b-instruct"
+    agent_models: dict[str, str] = Field(default_factory=dict)
+    """Agent name (``router``, ``parser``, …) -> model, for agents that need a bigger one."""
+    timeout_s: float = 120.0
+    num_ctx: int = 8192
+    """Context window; Ollama's default (2–4k) silently truncates our prompts."""
+    max_retries: int = 2
+    """Re-asks after an invalid reply, with the validation error shown to the model."""
+    temperature: float = 0.0
+    seed: int = 42
+
+    def model_for(self, agent: str) -> str:
+        """The model an agent runs on."""
+        return self.agent_models.get(agent, self.model)
+
+
+class EngineConfig(BaseModel):
+    """Everything the engine needs to know from settings."""
+
+    model_config = ConfigDict(frozen=True)
+
+    data_dir: Path
+    domains_dir: Path | None = None
+    default_timezone: str = "UTC"
+    max_message_chars: int = 4000
+    history_turns: int = 6
+    """Exchanges kept in a conversation's state for context; older ones are dropped."""
+    llm: LLMConfig = Field(default_factory=LLMConfig)
+
+    @property
+    def entries_db(self) -> Path:
+        return self.data_dir / "almanac.db"
+
+    @property
+    def checkpoints_db(self) -> Path:
+        return self.data_dir / "checkpoints.db"

@@ -1,0 +1,90 @@
+"""What a domain is: a data file, validated into these models.
+
+Domains are data (ARCHITECTURE §5): adding one means adding a TOML file under
+``engine/domains/data`` (or the directory named by ``DOMAINS_DIR``), never code.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+
+class LogField(BaseModel):
+    """One field of a domain's log schema."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    """Field name as it appears in a parsed entry (``weight``, ``distance_km``)."""
+    type: Literal["string", "number", "integer", "duration", "date"]
+    """Value type; durations are written ``HH:MM:SS`` or ``MM:SS``."""
+    unit: str = ""
+    """Canonical unit, when the field has one (``kg``, ``km``, ``kcal``)."""
+    required: bool = False
+    """Whether an entry cannot be stored without it (the Parser asks otherwise)."""
+    description: str = ""
+    """One line for the Parser: what the field means."""
+
+
+class NotationRule(BaseModel):
+    """How people write things in this domain, with one worked example."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pattern: str
+    """The written form, e.g. ``W x R x S`` or ``55kg 10x5``."""
+    meaning: str
+    """What it means, e.g. ``weight x reps x sets``."""
+    example: str
+    """A concrete input and its reading, e.g. ``80x5x5 -> 80 kg, 5 reps, 5 sets``."""
+
+
+class ClarificationPattern(BaseModel):
+    """A known ambiguity and the question that resolves it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    when: str
+    """The situation, e.g. ``sets and reps given but no exercise``."""
+    question: str
+    """The question to ask the person."""
+    options: list[str] = Field(default_factory=list)
+    """Suggested answers shown as buttons (at most 5)."""
+
+    @field_validator("options")
+    @classmethod
+    def _few_options(cls, v: list[str]) -> list[str]:
+        if len(v) > 5:
+            raise ValueError("at most 5 options")
+        return v
+
+
+class Domain(BaseModel):
+    """One domain, exactly as its data file says."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    """Identifier, lower_snake_case; equals the file name without ``.toml``."""
+    description: str
+    """One or two sentences the Router reads to pick domains."""
+    activity_type: str
+    """The ``activity_type`` a parsed entry of this domain carries."""
+    vocabulary: dict[str, list[str]]
+    """Canonical term -> every spelling users write (any language, any case)."""
+    units: dict[str, list[str]] = Field(default_factory=dict)
+    """Canonical unit -> spellings (``kg`` <- ``키로``, ``kgs``, ``킬로``)."""
+    log_schema: list[LogField]
+    """Fields of a parsed entry in this domain."""
+    notation: list[NotationRule] = Field(default_factory=list)
+    """How logs are written, with examples (handed to the Parser)."""
+    expertise: str
+    """What an expert in this domain knows that matters for answers."""
+    response_rules: list[str]
+    """Rules every answer in this domain follows."""
+    clarification_patterns: list[ClarificationPattern] = Field(default_factory=list)
+    """Known ambiguities and how to ask about them."""
+    query_keywords: dict[str, list[str]] = Field(default_factory=dict)
+    """Intent words in every language, e.g. ``comparison`` <- ``better than``, ``비교``."""

@@ -1,0 +1,140 @@
+"""Loading domain files and merging domains into one active context."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+from pathlib import Path
+
+import structlog
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from engine.domains.model import ClarificationPattern, Domain, LogField, NotationRule
+from engine.vocab import Vocabulary
+
+log = structlog.get_logger("engine.domains")
+
+BUILTIN_DIR = Path(__file__).parent / "data"
+
+
+class DomainFileError(Exception):
+    """A domain file that cannot be read; the message names the file."""
+
+
+class DomainRegistry:
+    """Every known domain, read from TOML files once at start-up."""
+
+    def __init__(self, domains: Iterable[Domain]) -> None:
+        self._domains = {d.name: d for d in domains}
+
+    @classmethod
+    def load(cls, *dirs: Path | None) -> DomainRegistry:
+        """Read ``*.toml`` from the built-in folder and any extra folders (later ones override).
+
+        Raises:
+            DomainFileError: a file is not valid TOML or not a valid domain.
+        """
+        found: dict[str, Domain] = {}
+        for folder in (BUILTIN_DIR, *dirs):
+            if folder is None:
+                continue
+            for path in sorted(Path(folder).glob("*.toml")):
+                try:
+                    with path.open("rb") as fh:
+                        domain = Domain.model_validate(tomllib.load(fh))
+                except (tomllib.TOMLDecodeError, ValidationError) as exc:
+                    raise DomainFileError(f"{path}: {exc}") from None
+                if domain.name != path.stem:
+                    raise DomainFileError(f"{path}: name {domain.name!r} must equal the file name")
+                found[domain.name] = domain
+        return cls(found.values())
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self._domains)
+
+    def get(self, name: str) -> Domain | None:
+        return self._domains.get(name)
+
+    def describe(self) -> str:
+        """One line per domain, for the Router."""
+        return "\n".join(f"- {d.name}: {d.description}" for d in self._domains.values())
+
+
+class ActiveDomainContext(BaseModel):
+    """The merged knowledge of the domains a turn works in."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    domains_loaded: list[str]
+    """Names, in the order they were requested."""
+    domains: list[Domain]
+    expertise: str
+    """Each domain's expertise under its name."""
+    response_rules: list[str]
+    notation: list[NotationRule]
+    clarification_patterns: list[ClarificationPattern]
+    log_schemas: dict[str, list[LogField]]
+    vocabulary_map: dict[str, list[str]]
+    unit_map: dict[str, list[str]]
+
+    @cached_property
+    def vocabulary(self) -> Vocabulary:
+        return Vocabulary(self.vocabulary_map)
+
+    @cached_property
+    def units(self) -> Vocabulary:
+        return Vocabulary(self.unit_map)
+
+
+class DomainSelector:
+    """Builds ``ActiveDomainContext`` from domain names; unknown names are skipped with a warning."""
+
+    def __init__(self, registry: DomainRegistry) -> None:
+        self._registry = registry
+        self._cache: dict[tuple[str, ...], ActiveDomainContext] = {}
+
+    @property
+    def registry(self) -> DomainRegistry:
+        return self._registry
+
+    def build_active_context(self, names: Sequence[str] | None) -> ActiveDomainContext:
+        """Merge the named domains (first wins where two spell a word differently)."""
+        wanted: list[str] = []
+        for name in names or ():
+            if name in wanted:
+                continue
+            if self._registry.get(name) is None:
+                log.warning("domain.unknown", domain=name, known=self._registry.names)
+                continue
+            wanted.append(name)
+        key = tuple(wanted)
+        ctx = self._cache.get(key)
+        if ctx is None:
+            ctx = self._merge([d for n in wanted if (d := self._registry.get(n)) is not None])
+            # Bounded: at most one entry per combination that was actually asked for.
+            if len(self._cache) < 256:
+                self._cache[key] = ctx
+        return ctx
+
+    @staticmethod
+    def _merge(domains: list[Domain]) -> ActiveDomainContext:
+        vocab: dict[str, list[str]] = {}
+        units: dict[str, list[str]] = {}
+        for d in domains:
+            for term, spellings in d.vocabulary.items():
+                vocab.setdefault(term, []).extend(s for s in spellings if s not in vocab.get(term, []))
+            for unit, spellings in d.units.items():
+                units.setdefault(unit, []).extend(s for s in spellings if s not in units.get(unit, []))
+        return ActiveDomainContext(
+            domains_loaded=[d.name for d in domains],
+            domains=domains,
+            expertise="\n\n".join(f"[{d.name}]\n{d.expertise.strip()}" for d in domains),
+            response_rules=[r for d in domains for r in d.response_rules],
+            notation=[n for d in domains for n in d.notation],
+            clarification_patterns=[c for d in domains for c in d.clarification_patterns],
+            log_schemas={d.name: d.log_schema for d in domains},
+            vocabulary_map=vocab,
+            unit_map=units,
+        )

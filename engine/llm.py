@@ -1,0 +1,159 @@
+"""Structured calls to the model through Ollama.
+
+Every agent call sends its pydantic output model's JSON schema as ``format``
+(Ollama constrains decoding to it; the schema's ``title`` is the class name,
+which the test fake answers by), validates the reply, and re-asks a bounded
+number of times with the validation error before giving up with a typed error.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, TypeVar
+
+import httpx
+import ollama
+import structlog
+from pydantic import BaseModel, ValidationError
+
+from engine.config import LLMConfig
+from engine.errors import ModelFailed, ModelInvalid, ModelMissing, ModelTimeout, ModelUnreachable
+
+T = TypeVar("T", bound=BaseModel)
+log = structlog.get_logger("engine.llm")
+
+_REASK = (
+    "Your reply did not match the required JSON schema:\n{errors}\n"
+    "Reply again with one JSON object that matches the schema exactly."
+)
+
+
+def _short_errors(exc: ValidationError) -> str:
+    # The model needs where and what, not pydantic's URLs.
+    lines = []
+    for err in exc.errors()[:8]:
+        where = ".".join(str(p) for p in err["loc"]) or "(root)"
+        lines.append(f"- {where}: {err['msg']}")
+    return "\n".join(lines)
+
+
+class LLM:
+    """The model, as the agents see it: typed questions in, typed answers out."""
+
+    def __init__(self, config: LLMConfig) -> None:
+        self._config = config
+        self._client: ollama.AsyncClient | None = None
+        self._schemas: dict[type[BaseModel], dict[str, Any]] = {}
+
+    @property
+    def config(self) -> LLMConfig:
+        return self._config
+
+    def _get_client(self) -> ollama.AsyncClient:
+        # Made on first use, inside the running loop: nothing connects at import
+        # or construction time.
+        if self._client is None:
+            self._client = ollama.AsyncClient(host=self._config.host, timeout=self._config.timeout_s)
+        return self._client
+
+    def _schema(self, output: type[BaseModel]) -> dict[str, Any]:
+        schema = self._schemas.get(output)
+        if schema is None:
+            schema = output.model_json_schema()
+            self._schemas[output] = schema
+        return schema
+
+    async def structured(self, agent: str, output: type[T], system: str, user: str) -> T:
+        """Ask one agent question and return its validated answer.
+
+        Args:
+            agent: the agent's name (picks the model; appears in logs).
+            output: the pydantic model the answer must match; its name is the schema title.
+            system: the agent's instructions.
+            user: the inputs of this call.
+
+        Raises:
+            ModelUnreachable, ModelTimeout, ModelMissing, ModelFailed, ModelInvalid.
+        """
+        model = self._config.model_for(agent)
+        messages: list[dict[str, str]] = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+        ]
+        attempts = 1 + self._config.max_retries
+        last_error = ""
+        for attempt in range(1, attempts + 1):
+            started = time.perf_counter()
+            content = await self._chat(model, messages, self._schema(output))
+            try:
+                result = output.model_validate_json(content)
+            except ValidationError as exc:
+                last_error = _short_errors(exc)
+                log.warning(
+                    "llm.invalid_reply", agent=agent, attempt=attempt, errors=last_error[:500]
+                )
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": content[:4000]},
+                    {"role": "user", "content": _REASK.format(errors=last_error)},
+                ]
+                continue
+            log.debug(
+                "llm.call",
+                agent=agent,
+                model=model,
+                attempt=attempt,
+                duration_ms=round((time.perf_counter() - started) * 1000, 1),
+            )
+            return result
+        raise ModelInvalid(
+            f"The language model ({model}) kept answering in a shape I can't use "
+            f"({attempts} tries). Try again with /retry; if it keeps happening, "
+            "use a stronger model (OLLAMA_MODEL, e.g. qwen2.5:7b-instruct or larger)."
+        )
+
+    async def _chat(self, model: str, messages: list[dict[str, str]], schema: dict[str, Any]) -> str:
+        cfg = self._config
+        try:
+            response = await self._get_client().chat(
+                model=model,
+                messages=messages,
+                format=schema,
+                stream=False,
+                options={"temperature": cfg.temperature, "seed": cfg.seed, "num_ctx": cfg.num_ctx},
+            )
+        except httpx.TimeoutException:
+            raise ModelTimeout(
+                f"The language model did not answer within {cfg.timeout_s:g} s. "
+                "It may still be loading; send /retry in a moment, or raise OLLAMA_TIMEOUT_S."
+            ) from None
+        except (httpx.ConnectError, ConnectionError, httpx.RemoteProtocolError):
+            raise ModelUnreachable(
+                f"I can't reach the language model at {cfg.host}. Start Ollama "
+                f"(`ollama serve`), then send /retry — your message is kept."
+            ) from None
+        except ollama.ResponseError as exc:
+            if exc.status_code == 404:
+                raise ModelMissing(
+                    f"The model {model} is not installed in Ollama. Run `ollama pull {model}` "
+                    "on the Ollama machine, then send /retry — your message is kept."
+                ) from None
+            raise ModelFailed(
+                f"The language model failed ({exc.status_code}: {str(exc.error)[:200]}). "
+                "Send /retry to try again."
+            ) from None
+        except httpx.HTTPError as exc:
+            raise ModelUnreachable(
+                f"The connection to the language model at {cfg.host} failed ({type(exc).__name__}). "
+                "Send /retry once it is back — your message is kept."
+            ) from None
+        return response.message.content or ""
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        if self._client is not None:
+            # ollama's AsyncClient keeps its httpx client as `_client`.
+            inner = getattr(self._client, "_client", None)
+            if isinstance(inner, httpx.AsyncClient):
+                await inner.aclose()
+            self._client = None

@@ -1,0 +1,36 @@
+"""Per-conversation ordering: one turn at a time per key, in arrival order."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+
+class KeyedLocks:
+    """A FIFO lock per key, dropped when nobody holds or waits for it.
+
+    ``asyncio.Lock`` wakes waiters in the order they arrived, which gives
+    per-conversation ordering; the map never outgrows the conversations that
+    are active right now.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)

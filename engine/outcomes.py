@@ -1,0 +1,122 @@
+"""What the engine hands back for adapters to render (ARCHITECTURE §2).
+
+The engine never formats for a platform: these carry plain text and data,
+and each adapter decides how they look.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Outcome(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Citation(BaseModel):
+    """Something an answer rests on."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    title: str
+    """An entry's date and summary, or an article's title."""
+    source: str = ""
+    """Where it came from: ``entry:<id>``, a URL or a knowledge-base path."""
+    on: date | None = None
+    """The entry's date, when the citation is an entry."""
+
+
+class Answer(_Outcome):
+    """A final answer."""
+
+    kind: Literal["answer"] = "answer"
+    text: str
+    citations: list[Citation] = Field(default_factory=list)
+    partial: bool = False
+    """True when the engine could not fully answer (evaluation failed at its limit, domain missing)."""
+
+
+class LoggedEntry(BaseModel):
+    """One stored entry, as the person should see it confirmed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    entry_id: str
+    on: date
+    domain: str
+    summary: str
+    """One line, e.g. ``bench press 55 kg × 10 × 5 sets``."""
+
+
+class Logged(_Outcome):
+    """Entries were stored."""
+
+    kind: Literal["logged"] = "logged"
+    entries: list[LoggedEntry]
+
+
+class Question(BaseModel):
+    """One clarification question."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    options: list[str] = Field(default_factory=list)
+    """Suggested answers; adapters show them as buttons. Free text is always allowed."""
+
+
+class Ask(_Outcome):
+    """A pending clarification: the conversation waits for a ``Resume``."""
+
+    kind: Literal["ask"] = "ask"
+    interrupt_id: str
+    questions: list[Question] = Field(min_length=1, max_length=3)
+    why: str
+    """Why the engine asks."""
+    if_declined: str
+    """What happens when the person skips."""
+    asked_by: str = ""
+    """User key of the person who is asked; only they may answer in a group."""
+
+
+class ApprovalRequest(_Outcome):
+    """A pending plan that changes nothing until approved."""
+
+    kind: Literal["approval"] = "approval"
+    interrupt_id: str
+    title: str
+    plan: dict[str, Any]
+    """The WorkPlan or TaskSheet + Patch, as data."""
+    summary: str
+    """The plan in a few plain lines."""
+    confidence: float
+    evidence: list[Citation] = Field(default_factory=list)
+    asked_by: str = ""
+
+
+class Notice(_Outcome):
+    """Anything else the person must know (cancelled, stale button, not available yet)."""
+
+    kind: Literal["notice"] = "notice"
+    text: str
+    code: str = ""
+    """Machine-readable reason, e.g. ``stale``, ``too_long``, ``empty``, ``not_available``."""
+
+
+class Failure(_Outcome):
+    """A user-facing error: what went wrong and what to do; never a traceback."""
+
+    kind: Literal["failure"] = "failure"
+    text: str
+    code: str = ""
+    """``model_unreachable``, ``model_timeout``, ``model_missing``, ``model_invalid``, …"""
+    retryable: bool = False
+    """True when ``/retry`` will process the message once the cause is fixed."""
+
+
+Outcome = Annotated[
+    Union[Answer, Logged, Ask, ApprovalRequest, Notice, Failure], Field(discriminator="kind")
+]

@@ -1,0 +1,113 @@
+"""The application database: one SQLite file (entries, inbox, conversations), WAL, one connection."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    rowid        INTEGER PRIMARY KEY,
+    entry_id     TEXT NOT NULL UNIQUE,
+    user_key     TEXT NOT NULL,
+    occurred_on  TEXT NOT NULL,          -- YYYY-MM-DD in the user's time zone
+    domain       TEXT NOT NULL,
+    activity_type TEXT NOT NULL,
+    kind         TEXT NOT NULL,          -- parsed | note | planned
+    status       TEXT NOT NULL,          -- active | superseded | deleted
+    summary      TEXT NOT NULL,
+    data         TEXT NOT NULL,          -- JSON of the parsed entry
+    raw_text     TEXT NOT NULL,
+    terms        TEXT NOT NULL,          -- vocabulary-normalized canonical terms
+    source       TEXT NOT NULL,          -- chat | import | correction
+    source_key   TEXT NOT NULL UNIQUE,   -- idempotency: the same source never stores twice
+    supersedes   TEXT,
+    created_at   TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_user_day ON entries (user_key, status, occurred_on);
+CREATE INDEX IF NOT EXISTS entries_supersedes ON entries (supersedes) WHERE supersedes IS NOT NULL;
+CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5 (
+    owner, raw_text, terms, content='entries', content_rowid='rowid', tokenize='unicode61'
+);
+CREATE TRIGGER IF NOT EXISTS entries_fts_ai AFTER INSERT ON entries BEGIN
+    INSERT INTO entries_fts (rowid, owner, raw_text, terms)
+    VALUES (new.rowid, 'u' || hex(new.user_key), new.raw_text, new.terms);
+END;
+CREATE TRIGGER IF NOT EXISTS entries_fts_ad AFTER DELETE ON entries BEGIN
+    INSERT INTO entries_fts (entries_fts, rowid, owner, raw_text, terms)
+    VALUES ('delete', old.rowid, 'u' || hex(old.user_key), old.raw_text, old.terms);
+END;
+
+CREATE TABLE IF NOT EXISTS inbox (
+    id           INTEGER PRIMARY KEY,
+    conversation TEXT NOT NULL,
+    user_key     TEXT NOT NULL,
+    kind         TEXT NOT NULL,          -- message | resume
+    payload      TEXT NOT NULL,          -- JSON of the turn
+    message_id   TEXT,
+    status       TEXT NOT NULL,          -- pending | done | failed
+    error        TEXT,
+    received_at  TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS inbox_platform_id ON inbox (conversation, message_id)
+    WHERE message_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS inbox_conversation ON inbox (conversation, status, id);
+
+CREATE TABLE IF NOT EXISTS conversations (
+    conversation TEXT PRIMARY KEY,
+    epoch        INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS users (
+    user_key     TEXT PRIMARY KEY,
+    timezone     TEXT
+);
+"""
+
+
+class DataDirError(Exception):
+    """The data directory cannot be used; the message says which and why."""
+
+
+def check_writable(data_dir: Path) -> None:
+    """Fail early and clearly when the data directory cannot hold our files."""
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataDirError(f"cannot create DATA_DIR {data_dir}: {exc.strerror}") from None
+    if not os.access(data_dir, os.W_OK | os.X_OK):
+        raise DataDirError(f"DATA_DIR {data_dir} is not writable; choose another with DATA_DIR=…")
+
+
+class Database:
+    """One aiosqlite connection; ``lock`` serialises multi-statement transactions."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+        self.lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path) -> Database:
+        """Open (creating if needed) and migrate the database.
+
+        Raises:
+            DataDirError: the file cannot be opened or written.
+        """
+        check_writable(path.parent)
+        try:
+            conn = await aiosqlite.connect(path)
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.executescript(SCHEMA)
+            await conn.commit()
+        except sqlite3.OperationalError as exc:
+            raise DataDirError(f"cannot write the database {path}: {exc}") from None
+        conn.row_factory = aiosqlite.Row
+        return cls(conn)
+
+    async def close(self) -> None:
+        await self.conn.close()

@@ -1,0 +1,244 @@
+"""A person's entries: stored per user key, found by date or by normalized term.
+
+Storing is idempotent: every entry carries a ``source_key`` (the turn that
+made it and its position), and a second store of the same key returns the
+entry already there. Corrections add a new entry that supersedes the old one;
+nothing is overwritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from datetime import date, datetime, timezone
+from typing import Any, Literal
+
+import aiosqlite
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.store.db import Database
+
+EntryKind = Literal["parsed", "note", "planned"]
+EntryStatus = Literal["active", "superseded", "deleted"]
+
+
+class NewEntry(BaseModel):
+    """An entry about to be stored."""
+
+    model_config = ConfigDict(frozen=True)
+
+    occurred_on: date
+    domain: str
+    activity_type: str
+    kind: EntryKind = "parsed"
+    summary: str
+    data: dict[str, Any] = Field(default_factory=dict)
+    """The parsed entry (for strength: ``exercises[name, sets, weight_unit, set_details]``)."""
+    raw_text: str
+    terms: list[str] = Field(default_factory=list)
+    """Canonical vocabulary terms found in the text (``bench press`` for ``벤치프레스``)."""
+    source: Literal["chat", "import", "correction"] = "chat"
+    source_key: str
+    """Unique per origin (``turn:<inbox id>:<n>``, ``strong:<file hash>:<workout>``)."""
+
+
+class Entry(NewEntry):
+    """A stored entry."""
+
+    entry_id: str
+    user_key: str
+    status: EntryStatus
+    supersedes: str | None
+    created_at: datetime
+
+
+def entry_id_for(source_key: str) -> str:
+    """Deterministic id, so a replayed store yields the same id."""
+    return "e" + hashlib.sha256(source_key.encode()).hexdigest()[:15]
+
+
+def _owner_token(user_key: str) -> str:
+    # Must match the trigger in db.SCHEMA: 'u' || hex(user_key), uppercase hex of UTF-8.
+    return "u" + user_key.encode().hex().upper()
+
+
+def _fts_phrase(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+_COLUMNS = (
+    "entry_id, user_key, occurred_on, domain, activity_type, kind, status, summary, data, "
+    "raw_text, terms, source, source_key, supersedes, created_at"
+)
+
+
+def _row_to_entry(row: aiosqlite.Row) -> Entry:
+    return Entry(
+        entry_id=row["entry_id"],
+        user_key=row["user_key"],
+        occurred_on=date.fromisoformat(row["occurred_on"]),
+        domain=row["domain"],
+        activity_type=row["activity_type"],
+        kind=row["kind"],
+        status=row["status"],
+        summary=row["summary"],
+        data=json.loads(row["data"]),
+        raw_text=row["raw_text"],
+        terms=[t for t in row["terms"].split("\n") if t],
+        source=row["source"],
+        source_key=row["source_key"],
+        supersedes=row["supersedes"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+    )
+
+
+class EntryStore:
+    """Entries in the application database."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def add(self, user_key: str, entries: Sequence[NewEntry]) -> list[Entry]:
+        """Store entries in one transaction; ones whose ``source_key`` exists are returned as stored."""
+        if not entries:
+            return []
+        now = datetime.now(timezone.utc).isoformat()
+        conn = self._db.conn
+        async with self._db.lock:
+            await conn.executemany(
+                "INSERT OR IGNORE INTO entries (" + _COLUMNS + ") "
+                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, NULL, ?)",
+                [
+                    (
+                        entry_id_for(e.source_key),
+                        user_key,
+                        e.occurred_on.isoformat(),
+                        e.domain,
+                        e.activity_type,
+                        e.kind,
+                        e.summary,
+                        json.dumps(e.data, ensure_ascii=False),
+                        e.raw_text,
+                        "\n".join(e.terms),
+                        e.source,
+                        e.source_key,
+                        now,
+                    )
+                    for e in entries
+                ],
+            )
+            await conn.commit()
+        return await self._by_source_keys(user_key, [e.source_key for e in entries])
+
+    async def _by_source_keys(self, user_key: str, keys: list[str]) -> list[Entry]:
+        marks = ",".join("?" * len(keys))
+        async with self._db.conn.execute(
+            f"SELECT {_COLUMNS} FROM entries WHERE source_key IN ({marks}) AND user_key = ?",
+            (*keys, user_key),
+        ) as cur:
+            rows = {r["source_key"]: _row_to_entry(r) for r in await cur.fetchall()}
+        return [rows[k] for k in keys if k in rows]
+
+    async def get(self, user_key: str, entry_id: str) -> Entry | None:
+        async with self._db.conn.execute(
+            f"SELECT {_COLUMNS} FROM entries WHERE entry_id = ? AND user_key = ?",
+            (entry_id, user_key),
+        ) as cur:
+            row = await cur.fetchone()
+        return _row_to_entry(row) if row else None
+
+    async def supersede(self, user_key: str, old_id: str, new: NewEntry) -> Entry:
+        """Store ``new`` in place of ``old_id``: the old entry stays, marked superseded.
+
+        Idempotent by ``new.source_key``.
+
+        Raises:
+            KeyError: no active or already-superseded entry ``old_id`` of this user.
+        """
+        now = datetime.now(timezone.utc).isoformat()
+        conn = self._db.conn
+        async with self._db.lock:
+            async with conn.execute(
+                "SELECT status FROM entries WHERE entry_id = ? AND user_key = ?", (old_id, user_key)
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise KeyError(old_id)
+            await conn.execute(
+                "INSERT OR IGNORE INTO entries (" + _COLUMNS + ") "
+                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    entry_id_for(new.source_key),
+                    user_key,
+                    new.occurred_on.isoformat(),
+                    new.domain,
+                    new.activity_type,
+                    new.kind,
+                    new.summary,
+                    json.dumps(new.data, ensure_ascii=False),
+                    new.raw_text,
+                    "\n".join(new.terms),
+                    new.source,
+                    new.source_key,
+                    old_id,
+                    now,
+                ),
+            )
+            await conn.execute(
+                "UPDATE entries SET status = 'superseded' WHERE entry_id = ? AND user_key = ?",
+                (old_id, user_key),
+            )
+            await conn.commit()
+        stored = await self._by_source_keys(user_key, [new.source_key])
+        return stored[0]
+
+    async def between(
+        self, user_key: str, start: date, end: date, *, domain: str | None = None, limit: int = 500
+    ) -> list[Entry]:
+        """Active entries with ``start <= occurred_on <= end``, oldest first."""
+        sql = (
+            f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' "
+            "AND occurred_on BETWEEN ? AND ?"
+        )
+        args: list[Any] = [user_key, start.isoformat(), end.isoformat()]
+        if domain is not None:
+            sql += " AND domain = ?"
+            args.append(domain)
+        sql += " ORDER BY occurred_on, rowid LIMIT ?"
+        args.append(limit)
+        async with self._db.conn.execute(sql, args) as cur:
+            return [_row_to_entry(r) for r in await cur.fetchall()]
+
+    async def search(self, user_key: str, terms: Sequence[str], *, limit: int = 200) -> list[Entry]:
+        """Active entries whose text or normalized terms contain any of ``terms``, newest first."""
+        wanted = [t for t in terms if t.strip()]
+        if not wanted:
+            return []
+        match = f"owner:{_owner_token(user_key)} AND (" + " OR ".join(
+            f"{{raw_text terms}}:{_fts_phrase(t)}" for t in wanted
+        ) + ")"
+        async with self._db.conn.execute(
+            f"SELECT {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))} "
+            "FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid "
+            "WHERE entries_fts MATCH ? AND e.status = 'active' "
+            "ORDER BY e.occurred_on DESC, e.rowid DESC LIMIT ?",
+            (match, limit),
+        ) as cur:
+            return [_row_to_entry(r) for r in await cur.fetchall()]
+
+    async def recent(self, user_key: str, limit: int = 20) -> list[Entry]:
+        """The latest active entries, newest first."""
+        async with self._db.conn.execute(
+            f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' "
+            "ORDER BY occurred_on DESC, rowid DESC LIMIT ?",
+            (user_key, limit),
+        ) as cur:
+            return [_row_to_entry(r) for r in await cur.fetchall()]
+
+    async def count(self, user_key: str) -> int:
+        async with self._db.conn.execute(
+            "SELECT count(*) FROM entries WHERE user_key = ? AND status = 'active'", (user_key,)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0

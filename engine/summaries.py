@@ -1,0 +1,43 @@
+"""One-line summaries of parsed entries, written by code so that every number
+in a confirmation comes from the parsed data, never from the model's prose."""
+
+from __future__ import annotations
+
+from engine.agents.schemas import ExerciseLog, ParserOutput
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def exercise_line(ex: ExerciseLog) -> str:
+    """``bench press 55 kg × 10 reps × 5 sets`` or ``squat 100×5, 105×5, 110×3 kg``."""
+    details = ex.set_details
+    unit = f" {ex.weight_unit}" if ex.weight_unit else ""
+    if not details:
+        return f"{ex.name} {ex.sets} sets" if ex.sets else ex.name
+    weights = {d.weight for d in details}
+    reps = {d.reps for d in details}
+    if len(weights) == 1 and len(reps) == 1:
+        (w,), (r,) = weights, reps
+        parts = [ex.name]
+        if w is not None:
+            parts.append(f"{_num(w)}{unit}")
+        if r is not None:
+            parts.append(f"× {r} reps")
+        parts.append(f"× {len(details)} set{'s' if len(details) != 1 else ''}")
+        return " ".join(parts)
+    sets = ", ".join(
+        f"{_num(d.weight) if d.weight is not None else 'BW'}×{d.reps if d.reps is not None else '?'}" for d in details
+    )
+    return f"{ex.name} {sets}{unit}"
+
+
+def summarize(parsed: ParserOutput) -> str:
+    """A one-line summary of an entry."""
+    if parsed.exercises:
+        return "; ".join(exercise_line(e) for e in parsed.exercises)
+    if parsed.metrics:
+        body = ", ".join(f"{m.name.replace('_', ' ')} {m.value}{' ' + m.unit if m.unit else ''}" for m in parsed.metrics)
+        return f"{parsed.activity_type}: {body}"
+    return parsed.summary.strip()[:120] or parsed.activity_type

@@ -1,0 +1,66 @@
+"""Shared fixtures: a fake Ollama over real HTTP, and engines on both checkpointers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from engine.config import EngineConfig, LLMConfig
+from engine.engine import Engine
+from tests.fakes.ollama_server import FakeOllama
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeOllama]:
+    with FakeOllama() as server:
+        yield server
+
+
+def engine_config(data_dir: Path, fake: FakeOllama, **overrides: Any) -> EngineConfig:
+    llm = LLMConfig(host=fake.url, timeout_s=overrides.pop("timeout_s", 5.0), max_retries=2)
+    return EngineConfig(data_dir=data_dir, llm=llm, default_timezone=overrides.pop("tz", "Asia/Seoul"), **overrides)
+
+
+OpenEngine = Callable[..., Any]
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def checkpointer_kind(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def open_engine(tmp_path: Path, fake: FakeOllama, checkpointer_kind: str) -> OpenEngine:
+    """``async with open_engine() as engine`` — a real engine on the fake model.
+
+    With the SQLite checkpointer a second ``open_engine()`` on the same
+    directory is a restart; the in-memory saver is shared across opens so a
+    "restart" keeps the thread there too.
+    """
+    memory = InMemorySaver()
+
+    @asynccontextmanager
+    async def _open(**overrides: Any) -> AsyncIterator[Engine]:
+        config = engine_config(tmp_path / "data", fake, **overrides)
+        saver = memory if checkpointer_kind == "memory" else None
+        async with Engine.open(config, checkpointer=saver) as engine:
+            yield engine
+
+    return _open
+
+
+@pytest.fixture
+def sqlite_engine(tmp_path: Path, fake: FakeOllama) -> OpenEngine:
+    """Like ``open_engine`` but always on the SQLite checkpointer."""
+
+    @asynccontextmanager
+    async def _open(**overrides: Any) -> AsyncIterator[Engine]:
+        async with Engine.open(engine_config(tmp_path / "data", fake, **overrides)) as engine:
+            yield engine
+
+    return _open

@@ -1,0 +1,64 @@
+"""The console adapter over a real engine: lines in, plain text out."""
+
+from __future__ import annotations
+
+import io
+
+from adapters.console import ConsoleChat
+from tests import scripts
+from tests.conftest import OpenEngine
+from tests.fakes.ollama_server import FakeOllama
+
+
+async def chat(open_engine: OpenEngine, lines: list[str]) -> str:
+    out = io.StringIO()
+    async with open_engine() as engine:
+        await ConsoleChat(engine, "kim", stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out).run()
+    return out.getvalue()
+
+
+async def test_log_clarify_by_number_and_commands(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("LOG"))
+    fake.script(
+        "ParserOutput",
+        scripts.strength("bench press", 55, 10, 5),
+        scripts.needs_exercise(),
+        scripts.strength("squat", 100, 5, 5),
+    )
+    fake.script("ClarifierOutput", scripts.clarifier())
+    text = await chat(
+        open_engine,
+        ["bench 55kg 10x5", "did 5x5 today", "2", "/frobnicate", "/reset", "/help", "/quit", "never read"],
+    )
+    assert "✓ logged" in text and "bench press 55 kg × 10 reps × 5 sets" in text
+    assert "? Which exercise was that?" in text and "   2) Squat" in text
+    assert "squat 100 kg × 5 reps × 5 sets" in text
+    assert "Unknown command '/frobnicate'" in text
+    assert "Started a fresh conversation" in text
+    assert "/retry" in text  # help text
+    assert text.rstrip().endswith("bye")
+    # "2" picked the second option; the parser saw it as the answer.
+    assert "-> Squat" in fake.calls("ParserOutput")[2]["messages"][1]["content"]
+
+
+async def test_skip_and_restart_shows_open_question(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script("ParserOutput", scripts.needs_exercise())
+    fake.script("ClarifierOutput", scripts.clarifier())
+    first = await chat(open_engine, ["did 5x5 today"])
+    assert "? Which exercise was that?" in first
+    second = await chat(open_engine, ["skip"])
+    assert "You left this open:" in second
+    assert "✓ logged" in second and "note: did 5x5 today" in second
+
+
+async def test_model_down_then_retry(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.stop()
+    down = await chat(open_engine, ["bench 55kg 10x5"])
+    assert "! I can't reach the language model" in down
+    fake.start()
+    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    back = await chat(open_engine, ["/retry", "/retry"])
+    assert back.count("✓ logged") == 1
+    assert "Nothing to retry" in back
