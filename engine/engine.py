@@ -228,21 +228,29 @@ class Engine:
         outcomes: list[Outcome] = []
         for item in failed:
             original = _turn.validate_json(item.payload)
-            if isinstance(original, Message):
-                if await self._pending(thread) is not None:
+            snapshot = await self.graph.aget_state(self._config(thread))
+            pending = snapshot.interrupts[0] if snapshot.interrupts else None
+            # A run that stopped on an error mid-way (its state says what is next)
+            # continues from the failed node; nodes before it are not run again.
+            stopped_here = bool(snapshot.next) and pending is None and (
+                not isinstance(original, Message) or snapshot.values.get("turn_id") == str(item.id)
+            )
+            if stopped_here:
+                result = await self._invoke(item.id, thread, None)
+            elif isinstance(original, Message):
+                if pending is not None:
                     outcomes.append(
                         Notice(text="Answer or /cancel the open question first, then /retry.", code="busy")
                     )
                     break
                 result = await self._run_message(item.id, original, thread)
-            elif isinstance(original, Resume):
-                pending = await self._pending(thread)
-                if pending is None or pending.id != original.interrupt_id:
-                    await self.inbox.mark(item.id, "done", "stale")
-                    continue
+            elif isinstance(original, Resume) and pending is not None and pending.id == original.interrupt_id:
                 result = await self._invoke(item.id, thread, Command(resume=original.answer.model_dump(mode="json")))
-            else:
+            elif isinstance(original, Control) and pending is not None:
                 result = await self._invoke(item.id, thread, Command(resume={"cancelled": True}))
+            else:
+                await self.inbox.mark(item.id, "done", "stale")
+                continue
             outcomes.extend(result)
             if any(isinstance(o, Failure) for o in result):
                 break

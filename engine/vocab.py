@@ -33,15 +33,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 _WHITESPACE = re.compile(r"\s+")
-
 # Hangul jamo, compatibility jamo, jamo extensions and syllables.
-_HANGUL = "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7a3\ud7b0-\ud7ff"
-_HANGUL_CHAR = re.compile(f"[{_HANGUL}]")
-# "A letter that is not Hangul": Korean particles may touch a Latin spelling.
-_NO_LETTER_BEFORE = rf"(?<![^\W\d_{_HANGUL}])"
-_NO_LETTER_AFTER = rf"(?![^\W\d_{_HANGUL}])"
-_NO_DIGIT_BEFORE = r"(?<!\d)"
-_NO_DIGIT_AFTER = r"(?!\d)"
+_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7a3\ud7b0-\ud7ff]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,51 +61,56 @@ class Conflict:
 
 
 def _key(text: str) -> str:
-    """Fold text the way matching sees it."""
+    """Fold a spelling the way matching sees text."""
     folded = unicodedata.normalize("NFC", text).casefold()
     return _WHITESPACE.sub(" ", folded).strip()
 
 
-def _edge_guard(char: str, *, before: bool) -> str:
-    """Return the boundary assertion that a spelling edge character needs."""
-    if _HANGUL_CHAR.match(char):
-        return ""
-    if char.isdecimal():
-        return _NO_DIGIT_BEFORE if before else _NO_DIGIT_AFTER
-    if char.isalpha():
-        return _NO_LETTER_BEFORE if before else _NO_LETTER_AFTER
-    return ""
+def _fold(source: str) -> tuple[str, list[int] | None]:
+    """Casefold ``source`` and collapse whitespace runs to one space.
 
-
-def _compile(keys: Iterable[str]) -> re.Pattern[str] | None:
-    """Compile spellings into one alternation, longest first.
-
-    Branches are grouped by their leading assertion so every branch starts
-    with a literal, which lets the regex engine skip non-starting branches
-    cheaply. Grouping cannot break longest-first: spellings that could match
-    at one position share a first character, hence a group.
+    Returns:
+        The folded text and, when its length differs from ``source``
+        (``ß`` -> ``ss``, ``"a  b"`` -> ``"a b"``), a map from each folded
+        index back to its index in ``source``; None means identity.
     """
-    groups: dict[str, list[str]] = {}
-    for key in sorted(keys, key=lambda k: (-len(k), k)):
-        body = r"\s+".join(re.escape(part) for part in key.split(" "))
-        branch = body + _edge_guard(key[-1], before=False)
-        groups.setdefault(_edge_guard(key[0], before=True), []).append(branch)
-    if not groups:
-        return None
-    return re.compile(
-        "|".join(f"{guard}(?:{'|'.join(branches)})" for guard, branches in groups.items())
-    )
-
-
-def _origin_map(source: str) -> list[int]:
-    """Map each index of ``source.casefold()`` back to its index in ``source``.
-
-    Needed only when casefolding changes the length (``ß`` -> ``ss``).
-    """
+    folded = source.casefold()
+    compact = _WHITESPACE.sub(" ", folded)
+    if len(compact) == len(folded) == len(source):
+        return compact, None
+    chars: list[str] = []
     origin: list[int] = []
     for index, char in enumerate(source):
-        origin.extend([index] * len(char.casefold()))
-    return origin
+        if char.isspace():
+            if index and source[index - 1].isspace():
+                continue
+            pieces = " "
+        else:
+            pieces = char.casefold()
+        chars.extend(pieces)
+        origin.extend([index] * len(pieces))
+    return "".join(chars), origin
+
+
+def _edge_kind(char: str) -> str:
+    """How a spelling edge must be separated from its neighbour."""
+    if _HANGUL.match(char):
+        return "free"
+    if char.isdecimal():
+        return "digit"
+    return "letter" if char.isalpha() else "free"
+
+
+def _clear(text: str, index: int, edge: str) -> bool:
+    """Whether ``text[index]`` may sit next to a spelling edge character ``edge``."""
+    if not 0 <= index < len(text):
+        return True
+    kind, neighbour = _edge_kind(edge), text[index]
+    if kind == "digit":
+        return not neighbour.isdecimal()
+    if kind == "letter":
+        return not neighbour.isalpha() or _HANGUL.match(neighbour) is not None
+    return True
 
 
 class Vocabulary:
@@ -152,7 +150,11 @@ class Vocabulary:
                 found.append(Conflict(spelling=spelling, kept=claimed[0], dropped=canonical))
         self._canonicals = tuple(dict.fromkeys(canonical for canonical, _ in self._pairs))
         self.conflicts: tuple[Conflict, ...] = tuple(dict.fromkeys(found))
-        self._pattern = _compile(self._by_key)
+        self._lengths = sorted({len(key) for key in self._by_key}, reverse=True)
+        # Boundaries are checked in Python: per-branch Unicode lookarounds
+        # made compiling a 1,000-spelling pattern take most of a second.
+        keys = sorted(self._by_key, key=lambda key: (-len(key), key))
+        self._pattern = re.compile("|".join(map(re.escape, keys))) if keys else None
 
     @classmethod
     def merge(cls, *vocabs: Vocabulary) -> Vocabulary:
@@ -201,16 +203,37 @@ class Vocabulary:
         if self._pattern is None:
             return []
         source = unicodedata.normalize("NFC", text)
-        folded = source.casefold()
-        origin = None if len(folded) == len(source) else _origin_map(source)
+        folded, origin = _fold(source)
         matches: list[Match] = []
-        for hit in self._pattern.finditer(folded):
-            canonical, spelling = self._by_key[_WHITESPACE.sub(" ", hit.group())]
-            start, end = hit.start(), hit.end()
+        pos = 0
+        while (hit := self._pattern.search(folded, pos)) is not None:
+            start = hit.start()
+            end = self._bounded_end(folded, start, hit.end())
+            if end is None:
+                pos = start + 1
+                continue
+            canonical, spelling = self._by_key[folded[start:end]]
+            pos = end
             if origin is not None:
                 start, end = origin[start], origin[end - 1] + 1
             matches.append(Match(canonical=canonical, spelling=spelling, start=start, end=end))
         return matches
+
+    def _bounded_end(self, folded: str, start: int, end: int) -> int | None:
+        """End of the longest spelling at ``start`` that respects boundaries.
+
+        The regex proposes the longest spelling; when a boundary rules it out
+        ("bench press" in "bench pressing") a shorter one may still fit.
+        """
+        if not _clear(folded, start - 1, folded[start]):
+            return None
+        for length in self._lengths:
+            stop = start + length
+            if stop > end or folded[start:stop] not in self._by_key:
+                continue
+            if _clear(folded, stop, folded[stop - 1]):
+                return stop
+        return None
 
     def terms(self, text: str) -> list[str]:
         """Return the distinct canonical terms in ``text``, in order of appearance.

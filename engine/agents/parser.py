@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
+from engine.agents.context import ClarificationItem
 from engine.agents.prompts import render
 from engine.agents.schemas import ExerciseLog, ParserOutput
 from engine.domains.registry import ActiveDomainContext
@@ -29,7 +30,7 @@ def _notation(ctx: ActiveDomainContext) -> str:
     return "\n".join(f"- {n.pattern} = {n.meaning}. Example: {n.example}" for n in ctx.notation[:8]) or "(none)"
 
 
-def _answers(answers: Sequence[dict[str, str]]) -> str:
+def _answers(answers: Sequence[ClarificationItem]) -> str:
     return "; ".join(f"{a['question']} -> {a['answer']}" for a in answers) or "(none)"
 
 
@@ -45,7 +46,7 @@ async def parse(
     ctx: ActiveDomainContext,
     text: str,
     today: date,
-    answers: Sequence[dict[str, str]],
+    answers: Sequence[ClarificationItem],
 ) -> ParserOutput:
     """Parse a log message (plus any clarification answers) in the active domains."""
     domain = ctx.domains_loaded[0] if ctx.domains_loaded else "general_fitness"

@@ -15,7 +15,7 @@ _DIR = Path(__file__).parent / "prompts"
 @cache
 def template(name: str) -> str:
     """The prompt template of an agent."""
-    return (_DIR / f"{name}.md").read_text(encoding="utf-8")
+    return (_DIR / f"{name}.md").read_text(encoding="utf-8").strip()
 
 
 def render(name: str, **values: Any) -> str:

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.agents.context import HistoryItem
 from engine.agents.prompts import render
 from engine.agents.schemas import RouterOutput
 from engine.domains.registry import DomainRegistry
 from engine.llm import LLM
 
 
-def format_history(history: Sequence[dict[str, str]]) -> str:
+def format_history(history: Sequence[HistoryItem]) -> str:
     if not history:
         return "(none)"
     return "\n".join(f"{h['role']}: {h['text']}" for h in history)
 
 
-async def route(llm: LLM, registry: DomainRegistry, text: str, history: Sequence[dict[str, str]]) -> RouterOutput:
+async def route(llm: LLM, registry: DomainRegistry, text: str, history: Sequence[HistoryItem]) -> RouterOutput:
     """Classify a message; domain names the model made up are dropped here."""
     out = await llm.structured(
         "router",

@@ -21,7 +21,8 @@ from engine.agents.router import route
 from engine.agents.schemas import ParserOutput
 from engine.dates import resolve_date
 from engine.domains.registry import DomainSelector
-from engine.graph.state import ClarificationItem, HistoryItem, State
+from engine.agents.context import ClarificationItem, HistoryItem
+from engine.graph.state import State
 from engine.llm import LLM
 from engine.outcomes import Ask, Logged, LoggedEntry, Notice, Question
 from engine.outcomes import Answer as AnswerOutcome

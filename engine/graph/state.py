@@ -10,16 +10,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-
-class HistoryItem(TypedDict):
-    role: str
-    """``user`` or ``assistant``."""
-    text: str
-
-
-class ClarificationItem(TypedDict):
-    question: str
-    answer: str
+from engine.agents.context import ClarificationItem, HistoryItem
 
 
 class State(TypedDict, total=False):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Protocol
 
 import structlog
 from langgraph.errors import GraphInterrupt
@@ -21,7 +21,10 @@ Progress = Callable[[str], Awaitable[None]]
 # metadata, and a callback has no business there.
 current_progress: ContextVar[Progress | None] = ContextVar("almanac_progress", default=None)
 
-Node = Callable[[State], Awaitable[dict[str, Any]]]
+class Node(Protocol):
+    """A graph node: reads the state, returns the fields it changes."""
+
+    async def __call__(self, state: State) -> dict[str, Any]: ...
 
 STAGES = {
     "route": "routing",
