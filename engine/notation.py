@@ -31,8 +31,8 @@ Exercise: the nearest vocabulary match before the notation in the same
 clause; failing that the first one after it in the clause ("3 sets of 10
 pull-ups"). Clauses split on newlines, ";", "/" (except between digits),
 "and", "그리고", and a comma followed by an exercise name. An exercise name
-followed by at/@ does not split the notation it sits in ("5x5 squats at
-100kg").
+followed by at/@/for/with does not split the notation it sits in ("5x5
+squats at 100kg").
 
 Numbers not covered above (dates, paces like "5:30/km", distances, RPE) are
 left alone.

@@ -31,6 +31,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 _WHITESPACE = re.compile(r"\s+")
 # Hangul jamo, compatibility jamo, jamo extensions and syllables.
@@ -92,7 +93,7 @@ def _fold(source: str) -> tuple[str, list[int] | None]:
     return "".join(chars), origin
 
 
-def _edge_kind(char: str) -> str:
+def _edge_kind(char: str) -> Literal["free", "digit", "letter"]:
     """How a spelling edge must be separated from its neighbour."""
     if _HANGUL.match(char):
         return "free"

@@ -42,6 +42,10 @@ def vocab() -> Vocabulary:
         ("턱걸이 10개", [("pull-up", "턱걸이", 0, 3)]),
         ("squats and dl", [("squat", "squats", 0, 6), ("deadlift", "dl", 11, 13)]),
         ("BP 80", [("bench press", "bp", 0, 2)]),
+        # A longer spelling that fails its boundary falls back to a shorter one.
+        ("bench pressing", [("bench press", "bench", 0, 5)]),
+        ("bench\n\tpress", [("bench press", "bench press", 0, 12)]),
+        ("벤치 프레스", [("bench press", "벤치", 0, 2)]),
     ],
 )
 def test_find(vocab: Vocabulary, text: str, expected: list[tuple[str, str, int, int]]) -> None:
@@ -77,6 +81,13 @@ def test_offsets_survive_length_changing_casefold() -> None:
     assert [(m.start, m.end) for m in vocab.find(text)] == [(0, 7), (12, 18)]
     other = "ẞ Straße"
     assert [other[m.start : m.end] for m in vocab.find(other)] == ["Straße"]
+
+
+def test_offsets_survive_collapsed_whitespace(vocab: Vocabulary) -> None:
+    text = "  Bench \t Press  x  squat"
+    matches = vocab.find(text)
+    assert [(m.start, m.end) for m in matches] == [(2, 15), (20, 25)]
+    assert [text[m.start : m.end] for m in matches] == ["Bench \t Press", "squat"]
 
 
 def test_digit_edged_spellings_need_digit_boundaries() -> None:

@@ -55,6 +55,7 @@ async def parse(
     hint_text = "; ".join(
         f"{h.exercise or '?'}: weight={h.weight if h.weight is not None else '-'}"
         f"{h.unit or ''} reps={h.reps if h.reps is not None else '-'} sets={h.sets if h.sets is not None else '-'}"
+        f"{' (order of reps and sets unclear)' if h.ambiguous else ''}"
         for h in hints
     ) or "(none)"
     out = await llm.structured(
