@@ -15,6 +15,8 @@ import sys
 import structlog
 
 from bot.config import Settings, fail, load_settings
+from bot.data_cli import add_commands as add_data_commands
+from bot.data_cli import run as run_data_command
 from bot.logs import configure_logging
 
 
@@ -25,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     console.add_argument("--name", default=None, help="who you are (default: your login name)")
     sub.add_parser("telegram", help="run the Telegram bot (TELEGRAM_BOT_TOKEN)")
     sub.add_parser("slack", help="run the Slack app (SLACK_BOT_TOKEN)")
+    add_data_commands(sub)  # import, export
     return p
 
 
@@ -59,6 +62,8 @@ async def _run_console(settings: Settings, name: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m bot`` and the ``almanac`` script."""
     args = _parser().parse_args(argv)
+    if args.mode in ("import", "export"):
+        raise SystemExit(run_data_command(args))
     settings = load_settings()
     mode = _mode(args, settings)
     if mode in ("telegram", "slack"):

@@ -53,6 +53,7 @@ class Settings(BaseSettings):
     default_timezone: str = "UTC"
     max_message_chars: int = Field(default=4000, ge=100)
     history_turns: int = Field(default=6, ge=0, le=50)
+    max_answer_retries: int = Field(default=2, ge=0, le=5)
 
     telegram_bot_token: SecretStr | None = None
     slack_bot_token: SecretStr | None = None
@@ -100,6 +101,7 @@ class Settings(BaseSettings):
             default_timezone=self.default_timezone,
             max_message_chars=self.max_message_chars,
             history_turns=self.history_turns,
+            max_answer_retries=self.max_answer_retries,
             llm=LLMConfig(
                 host=self.ollama_host,
                 model=self.ollama_model,

@@ -40,6 +40,8 @@ class EngineConfig(BaseModel):
     max_message_chars: int = 4000
     history_turns: int = 6
     """Exchanges kept in a conversation's state for context; older ones are dropped."""
+    max_answer_retries: int = 2
+    """Re-writes of an answer that failed evaluation; at the limit it is returned marked partial."""
     llm: LLMConfig = Field(default_factory=LLMConfig)
 
     @property

@@ -26,7 +26,7 @@ from engine.dates import today_in
 from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.errors import UserFacingError
 from engine.graph.build import build_graph
-from engine.graph.log_flow import Deps
+from engine.graph.deps import Deps
 from engine.graph.state import fresh_turn
 from engine.graph.steps import Progress, current_progress
 from engine.llm import LLM
@@ -98,7 +98,13 @@ class Engine:
             llm = LLM(config.llm)
             stack.push_async_callback(llm.aclose)
             selector = DomainSelector(registry)
-            deps = Deps(llm=llm, entries=EntryStore(db), selector=selector, history_turns=config.history_turns)
+            deps = Deps(
+                llm=llm,
+                entries=EntryStore(db),
+                selector=selector,
+                history_turns=config.history_turns,
+                max_retries=config.max_answer_retries,
+            )
             graph = build_graph(deps).compile(checkpointer=checkpointer)
             engine = cls(config=config, graph=graph, checkpointer=checkpointer, db=db, llm=llm, selector=selector)
             await engine.inbox.prune()

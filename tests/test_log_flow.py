@@ -73,22 +73,18 @@ async def test_chat_and_not_yet_available_intents(open_engine: OpenEngine, fake:
     fake.script(
         "RouterOutput",
         scripts.router("CHAT"),
-        scripts.router("QUERY", ["strength"]),
         scripts.router("TASK", ["strength"]),
-        scripts.router("LOG", also_query=True),
+        scripts.router("CORRECTION", ["strength"]),
     )
     fake.script("ChatOutput", scripts.chat("Hello!"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
         (hello,) = await engine.handle(msg("hi"))
         assert isinstance(hello, Answer) and hello.text == "Hello!"
-        (query,) = await engine.handle(msg("is that better than last week?"))
-        assert isinstance(query, Notice) and query.code == "not_available"
         (task,) = await engine.handle(msg("plan my next 4 weeks"))
         assert isinstance(task, Notice) and task.code == "not_available"
-        both = await engine.handle(msg("bench 55kg 10x5, better than last week?"))
-        assert [type(o) for o in both] == [Logged, Notice]
-        assert await engine.entries.count(USER) == 1
+        (fix,) = await engine.handle(msg("that was 60kg, not 55"))
+        assert isinstance(fix, Notice) and fix.code == "not_available"
+        assert await engine.entries.count(USER) == 0
 
 
 async def test_clarify_then_answer_by_resume(open_engine: OpenEngine, fake: FakeOllama) -> None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Intent = Literal["LOG", "QUERY", "TASK", "CORRECTION", "CHAT"]
 
@@ -100,3 +102,112 @@ class ChatOutput(BaseModel):
     """A short conversational reply."""
 
     reply: str = Field(description="One to three sentences; say what Almanac can do if relevant.")
+
+
+# --------------------------------------------------------------------------- query flow
+
+Strategy = Literal["date_range", "keyword", "recent"]
+NextAction = Literal["retrieve", "expand_domain", "clarify", "synthesize"]
+
+
+def _tolerant(value: Any, allowed: tuple[str, ...], default: str) -> Any:
+    """Map an unknown choice to a safe default instead of failing the whole reply.
+
+    Ollama constrains decoding to the schema, so this only matters for models or
+    servers that ignore ``format``; a wrong enum there should not cost a re-ask.
+    """
+    if isinstance(value, str):
+        v = value.strip().lower()
+        return v if v in allowed else default
+    return default
+
+
+class RetrievalInstruction(BaseModel):
+    """One way to fetch the person's entries. Code computes the actual dates."""
+
+    strategy: Strategy = Field(
+        description=(
+            "date_range for comparisons, progress and trends; keyword for 'show me my X'; "
+            "recent for 'what did I do last'."
+        )
+    )
+    days_back: int | None = Field(
+        default=None, ge=1, le=3650, description="For date_range: how many days back from today (7 default, 30 for trends)."
+    )
+    date: str | None = Field(default=None, description="For one named day: the words that name it (last Monday, 어제).")
+    explicit_date: bool = Field(default=False, description="True when the person named one specific day.")
+    terms: list[str] = Field(default_factory=list, description="Exercise or food names to look for, for keyword.")
+
+    @field_validator("strategy", mode="before")
+    @classmethod
+    def _known_strategy(cls, v: Any) -> Any:
+        return _tolerant(v, get_args(Strategy), "date_range")
+
+
+class PlannerOutput(BaseModel):
+    """Plan how to answer a question about the person's data."""
+
+    reasoning: str = Field(description="One or two sentences: what the question needs.")
+    sub_queries: list[str] = Field(default_factory=list, max_length=4, description="Smaller questions to answer.")
+    retrieval_instructions: list[RetrievalInstruction] = Field(default_factory=list, max_length=3)
+    domain_expansion_request: list[str] = Field(
+        default_factory=list, description="Domain names needed beyond the active ones (only with expand_domain)."
+    )
+    expansion_reasoning: str = Field(default="", description="Why those domains are needed.")
+    next_action: NextAction = Field(
+        description="retrieve entries, expand_domain, clarify with the person, or synthesize the answer now."
+    )
+
+    @field_validator("next_action", mode="before")
+    @classmethod
+    def _known_action(cls, v: Any) -> Any:
+        return _tolerant(v, get_args(NextAction), "retrieve")
+
+
+class Gap(BaseModel):
+    """Something the answer still lacks."""
+
+    description: str
+    gap_type: Literal["data", "subjective", "clarification", "expertise"] = Field(
+        description="data: entries missing; subjective/clarification: only the person knows; expertise: domain knowledge."
+    )
+    severity: Literal["low", "medium", "high"] = "medium"
+    outside_current_expertise: bool = Field(
+        default=False, description="True when another domain's knowledge is needed."
+    )
+    suspected_domain: str | None = Field(default=None, description="That domain's name, if outside_current_expertise.")
+
+
+class AnalyzerOutput(BaseModel):
+    """Judge whether the retrieved entries and facts answer the question."""
+
+    findings: list[str] = Field(default_factory=list, description="What the facts and entries show, briefly.")
+    patterns: list[str] = Field(default_factory=list, description="Trends across dates, if any.")
+    gaps: list[Gap] = Field(default_factory=list, description="What is missing; empty when nothing is.")
+    verdict: Literal["sufficient", "insufficient", "partial"] = Field(
+        description="sufficient: the answer can be written now. Decide after the gaps."
+    )
+
+
+class SynthesizerOutput(BaseModel):
+    """Write the answer."""
+
+    answer: str = Field(
+        description="The answer in the person's language. Use only numbers from the facts and entries, and name their dates."
+    )
+    dates_used: list[str] = Field(default_factory=list, description="ISO dates of the entries the answer relies on.")
+
+
+Check = Literal["pass", "fail"]
+
+
+class EvaluatorOutput(BaseModel):
+    """Check an answer before the person sees it."""
+
+    accuracy: Check = Field(description="Every claim follows from the facts and entries.")
+    relevance: Check = Field(description="It answers the question asked.")
+    safety: Check = Field(description="No medical diagnosis, no risky advice.")
+    completeness: Check = Field(description="Nothing the question asked for is missing.")
+    missing_data: bool = Field(default=False, description="True when more entries must be retrieved to answer.")
+    feedback: str = Field(default="", description="What to fix, if anything.")
+    verdict: Check = Field(description="pass only if all four checks pass.")

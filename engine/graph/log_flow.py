@@ -7,7 +7,6 @@ node that re-runs when a thread resumes stores nothing twice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
 
@@ -20,27 +19,16 @@ from engine.agents.parser import parse
 from engine.agents.router import route
 from engine.agents.schemas import ParserOutput
 from engine.dates import resolve_date
-from engine.domains.registry import DomainSelector
 from engine.agents.context import ClarificationItem, HistoryItem
 from engine.graph.state import State
-from engine.llm import LLM
 from engine.outcomes import Ask, Logged, LoggedEntry, Notice, Question
 from engine.outcomes import Answer as AnswerOutcome
-from engine.store.entries import EntryStore, NewEntry
+from engine.graph.deps import Deps
+from engine.store.entries import NewEntry
 from engine.summaries import summarize
 
 MAX_CLARIFY_ROUNDS = 2
 FALLBACK_DOMAIN = "general_fitness"
-
-
-@dataclass(frozen=True)
-class Deps:
-    """What the nodes work with, handed in when the graph is built."""
-
-    llm: LLM
-    entries: EntryStore
-    selector: DomainSelector
-    history_turns: int = 6
 
 
 class UserClarificationResponse(BaseModel):
@@ -88,9 +76,10 @@ class LogNodes:
             "if_declined": out.fallback_action or "I'll keep your message as a note, unparsed.",
             "asked_by": state["user"],
         }
-        return {"ask": payload, "clarify_rounds": state.get("clarify_rounds", 0) + 1}
+        return {"ask": payload, "ask_origin": "log", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
 
     async def wait_user(self, state: State) -> dict[str, Any]:
+        """The pause for a person (LOG and QUERY flows); no side effects, since it re-runs on resume."""
         ask = state.get("ask") or {}
         raw = interrupt(ask)
         try:
@@ -101,14 +90,25 @@ class LogNodes:
         if reply.cancelled:
             return {"cancelled": True, "ask": None}
         if reply.declined or not any(a.strip() for a in reply.answers):
-            return {"declined": True, "ask": None}
-        questions = [q.get("text", "") for q in ask.get("questions", [])]
+            return {"declined": True, "fallback": str(ask.get("if_declined", "")), "ask": None}
+        questions = ask.get("questions", [])
+        answers = [a.strip() for a in reply.answers]
+        # One typed reply to several questions answers all of them.
+        if len(answers) == 1 and len(questions) > 1:
+            answers = answers * len(questions)
         items = [
-            ClarificationItem(question=q, answer=a.strip())
-            for q, a in zip(questions, reply.answers)
-            if a.strip()
+            ClarificationItem(question=str(q.get("text", "")), answer=a) for q, a in zip(questions, answers) if a
         ]
-        return {"answers": [*state.get("answers", []), *items], "ask": None}
+        responses = dict(state.get("user_responses", {}))
+        for q, a in zip(questions, answers):
+            if a:
+                responses[str(q.get("gap") or q.get("text", ""))] = a
+        return {
+            "answers": [*state.get("answers", []), *items],
+            "user_responses": responses,
+            "declined": False,
+            "ask": None,
+        }
 
     async def store(self, state: State) -> dict[str, Any]:
         parsed = ParserOutput.model_validate(state["parsed"])
@@ -131,8 +131,6 @@ class LogNodes:
         outcomes = [_dump(_logged(stored))]
         if date_notice:
             outcomes.append(_dump(Notice(text=date_notice, code="date")))
-        if state.get("also_query"):
-            outcomes.append(_dump(_not_available("QUERY")))
         return {"outcomes": [*state.get("outcomes", []), *outcomes]}
 
     async def store_note(self, state: State) -> dict[str, Any]:
@@ -180,13 +178,19 @@ class LogNodes:
     # --- routing: pure functions of the state ---
 
     @staticmethod
-    def after_route(state: State) -> Literal["parse", "chat", "not_available"]:
+    def after_route(state: State) -> Literal["parse", "chat", "build_context", "not_available"]:
         intent = state.get("intent")
         if intent == "LOG":
             return "parse"
         if intent == "CHAT":
             return "chat"
+        if intent == "QUERY":
+            return "build_context"
         return "not_available"
+
+    @staticmethod
+    def after_store(state: State) -> Literal["build_context", "remember"]:
+        return "build_context" if state.get("also_query") else "remember"
 
     @staticmethod
     def after_parse(state: State) -> Literal["store", "clarify", "store_note"]:
@@ -197,13 +201,7 @@ class LogNodes:
             return "clarify"
         return "store_note"
 
-    @staticmethod
-    def after_wait_user(state: State) -> Literal["parse", "store_note", "cancelled"]:
-        if state.get("cancelled"):
-            return "cancelled"
-        if state.get("declined"):
-            return "store_note"
-        return "parse"
+
 
 
 def _occurred_on(date_text: str, text: str, today: date) -> tuple[date, str]:
@@ -228,7 +226,6 @@ def _logged(stored: list[Any]) -> Logged:
 
 def _not_available(intent: str) -> Notice:
     what = {
-        "QUERY": "Answering questions about your logs",
         "TASK": "Making plans",
         "CORRECTION": "Correcting entries",
     }.get(intent, "That")

@@ -34,8 +34,32 @@ class State(TypedDict, total=False):
     cancelled: bool
     ask: dict[str, Any] | None
     """The pending question's payload (becomes an ``Ask``)."""
+    ask_origin: str
+    """``log`` or ``query``: where an answered question resumes."""
     outcomes: list[dict[str, Any]]
     """Outcomes of this turn, as data."""
+    halt: bool
+    """Set when the turn ended early with a notice (e.g. an impossible date)."""
+    # --- per turn, query flow ---
+    shape: dict[str, Any] | None
+    """QuestionShape: what code read from the question."""
+    domain_expansion_history: list[str]
+    expansion_request: list[str]
+    is_partial: bool
+    plan: dict[str, Any] | None
+    plan_rounds: int
+    retrieval: dict[str, Any] | None
+    """RetrievalResult: entry ids and every attempt."""
+    facts: list[dict[str, Any]]
+    analysis: dict[str, Any] | None
+    user_responses: dict[str, str]
+    """Gap -> the person's answer."""
+    fallback: str
+    """What to do instead, when the person declined a question."""
+    draft: dict[str, Any] | None
+    evaluation: dict[str, Any] | None
+    feedback: str
+    eval_retries: int
     # --- kept across turns ---
     history: list[HistoryItem]
 
@@ -60,5 +84,22 @@ def fresh_turn(
         declined=False,
         cancelled=False,
         ask=None,
+        ask_origin="",
         outcomes=[],
+        halt=False,
+        shape=None,
+        domain_expansion_history=[],
+        expansion_request=[],
+        is_partial=False,
+        plan=None,
+        plan_rounds=0,
+        retrieval=None,
+        facts=[],
+        analysis=None,
+        user_responses={},
+        fallback="",
+        draft=None,
+        evaluation=None,
+        feedback="",
+        eval_retries=0,
     )

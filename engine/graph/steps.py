@@ -33,6 +33,14 @@ STAGES = {
     "store": "storing",
     "store_note": "storing",
     "chat": "replying",
+    "build_context": "planning",
+    "plan": "planning",
+    "retrieve": "retrieving",
+    "analyze": "analyzing",
+    "expand_domain": "expanding",
+    "clarify_query": "clarifying",
+    "synthesize": "writing",
+    "evaluate": "checking",
 }
 
 

@@ -140,6 +140,24 @@ class EntryStore:
             rows = {r["source_key"]: _row_to_entry(r) for r in await cur.fetchall()}
         return [rows[k] for k in keys if k in rows]
 
+    async def by_ids(self, user_key: str, entry_ids: Sequence[str]) -> list[Entry]:
+        """Entries by id, in the order given (unknown ids and other users' entries are skipped)."""
+        if not entry_ids:
+            return []
+        found: dict[str, Entry] = {}
+        ids = list(entry_ids)
+        # SQLite caps bound parameters; 500 per query is well under every build's limit.
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            async with self._db.conn.execute(
+                f"SELECT {_COLUMNS} FROM entries WHERE entry_id IN ({marks}) AND user_key = ?",
+                (*chunk, user_key),
+            ) as cur:
+                for row in await cur.fetchall():
+                    found[row["entry_id"]] = _row_to_entry(row)
+        return [found[i] for i in ids if i in found]
+
     async def get(self, user_key: str, entry_id: str) -> Entry | None:
         async with self._db.conn.execute(
             f"SELECT {_COLUMNS} FROM entries WHERE entry_id = ? AND user_key = ?",

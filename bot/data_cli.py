@@ -1,0 +1,217 @@
+"""``python -m bot import strong FILE --user KEY`` and ``python -m bot export --user KEY``.
+
+The command-line side of :mod:`engine.importers` and :mod:`engine.exporters`:
+settings, the database, a progress line on a terminal, the report, exit
+codes. No model is called. Exit codes: 0 done (skipped rows are reported,
+not fatal), 2 the file or the settings cannot be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from bot.config import Settings, fail, load_settings
+
+if TYPE_CHECKING:
+    from engine.importers import StoreReport
+    from engine.store.entries import Entry, NewEntry
+
+MAX_LISTED = 20
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``import`` and ``export`` to the ``python -m bot`` subcommands."""
+    imp = sub.add_parser(
+        "import",
+        help="import workouts from another app's export (no model needed)",
+        description="Import a Strong CSV export: one entry per workout. Importing again adds nothing new.",
+    )
+    imp.add_argument("source", choices=["strong"], help="the app the file comes from")
+    imp.add_argument("file", type=Path, help="the exported CSV file")
+    imp.add_argument("--user", required=True, help="whose entries these are, e.g. console:kim or tg:12345")
+    imp.add_argument(
+        "--unit",
+        choices=["kg", "lb"],
+        default="kg",
+        help="weight unit when the file has no Weight Unit column (default: kg)",
+    )
+    exp = sub.add_parser(
+        "export",
+        help="write a person's entries as CSV or JSON",
+        description="Write every active entry of a user, oldest first; CSV has one row per set.",
+    )
+    exp.add_argument("--user", required=True, help="whose entries, e.g. console:kim")
+    exp.add_argument(
+        "--format", choices=["csv", "json"], default=None, help="csv (default) or json; a .json --output implies json"
+    )
+    exp.add_argument("--output", "-o", type=Path, default=None, help="file to write (default: standard output)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``import`` or ``export``; returns the exit code."""
+    if ":" not in args.user:
+        # Entries belong to a user key; "kim" would store them where no chat ever looks.
+        fail(f"--user takes a user key such as console:{args.user} or tg:<id>, not {args.user!r}")
+    settings = load_settings()
+    _quiet_logs(settings)
+    if args.mode == "import":
+        return run_import(settings, args.file, user=args.user, unit=args.unit)
+    return run_export(settings, user=args.user, fmt=args.format, output=args.output)
+
+
+def _quiet_logs(settings: Settings) -> None:
+    from bot.logs import configure_logging
+
+    # Log lines go to stderr so they never mix with an export on stdout.
+    configure_logging(settings.log_format, "WARNING", settings.secrets(), stream=sys.stderr)
+
+
+class Progress:
+    """``\\rimporting 120/480 rows`` on a terminal; nothing otherwise."""
+
+    def __init__(self, stream: TextIO, enabled: bool | None = None) -> None:
+        self._stream = stream
+        self._enabled = stream.isatty() if enabled is None else enabled
+        self._last = 0.0
+        self._width = 0
+
+    def show(self, label: str, done: int, total: int) -> None:
+        if not self._enabled:
+            return
+        now = time.monotonic()
+        if done < total and now - self._last < 0.1:
+            return
+        self._last = now
+        text = f"\r{label} {done}/{total} rows"
+        self._width = max(self._width, len(text))
+        self._stream.write(text.ljust(self._width))
+        self._stream.flush()
+
+    def clear(self) -> None:
+        if self._enabled and self._width:
+            self._stream.write("\r" + " " * self._width + "\r")
+            self._stream.flush()
+            self._width = 0
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def run_import(settings: Settings, file: Path, *, user: str, unit: str) -> int:
+    from engine.domains.registry import DomainFileError, DomainRegistry
+    from engine.importers.strong import ExerciseNamer, ImportFormatError, decode, parse_strong_csv
+    from engine.store.db import DataDirError
+
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        fail(f"cannot read {file}: {exc.strerror or exc}")
+    try:
+        registry = DomainRegistry.load(settings.domains_dir)
+    except DomainFileError as exc:
+        fail(str(exc))
+    progress = Progress(sys.stderr)
+    try:
+        result = parse_strong_csv(
+            decode(data),
+            user_key=user,
+            namer=ExerciseNamer.from_registry(registry),
+            default_unit="lb" if unit == "lb" else "kg",
+            progress=lambda done, total: progress.show("reading", done, total),
+        )
+    except ImportFormatError as exc:
+        progress.clear()
+        fail(f"{file}: {exc}")
+
+    # Rows that will not be stored count as done from the start.
+    base = len(result.problems) + result.ignored
+    cumulative = [0]
+    for n in result.rows_per_entry:
+        cumulative.append(cumulative[-1] + n)
+
+    def stored(done: int, total: int) -> None:
+        progress.show("importing", base + cumulative[done], result.rows)
+
+    try:
+        report = asyncio.run(_store(settings, user, result.entries, stored))
+    except DataDirError as exc:
+        progress.clear()
+        fail(str(exc))
+    progress.clear()
+
+    line = f"{file.name}: {_plural(report.added, 'workout')} imported for {user}, {report.present} already present"
+    if report.updated:
+        line += f", {report.updated} updated (changed in Strong since the last import)"
+    print(line)
+    if result.ignored:
+        print(f"ignored {_plural(result.ignored, 'row')} without weight, reps, distance or time (rest timers)")
+    if result.problems:
+        print(f"skipped {_plural(len(result.problems), 'row')}:")
+        for problem in result.problems[:MAX_LISTED]:
+            print(f"  {problem}")
+        if len(result.problems) > MAX_LISTED:
+            print(f"  … and {len(result.problems) - MAX_LISTED} more")
+    elif not result.entries:
+        print("no workouts found in the file")
+    return 0
+
+
+async def _store(
+    settings: Settings, user: str, entries: Sequence[NewEntry], progress: Callable[[int, int], None]
+) -> StoreReport:
+    from engine.importers import store_imported
+    from engine.store.db import Database
+
+    db = await Database.open(settings.engine_config().entries_db)
+    try:
+        return await store_imported(db, user, entries, progress=progress)
+    finally:
+        await db.close()
+
+
+def run_export(settings: Settings, *, user: str, fmt: str | None, output: Path | None) -> int:
+    from engine.exporters import render
+    from engine.store.db import DataDirError
+
+    chosen = fmt or ("json" if output is not None and output.suffix.lower() == ".json" else "csv")
+    try:
+        entries = asyncio.run(_read(settings, user))
+    except DataDirError as exc:
+        fail(str(exc))
+    text = render(entries, "json" if chosen == "json" else "csv")
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.buffer.flush()
+    else:
+        try:
+            output.write_text(text, encoding="utf-8", newline="")
+        except OSError as exc:
+            fail(f"cannot write {output}: {exc.strerror or exc}")
+        count = f"{len(entries)} {'entry' if len(entries) == 1 else 'entries'}"
+        print(f"wrote {count} of {user} to {output}", file=sys.stderr)
+    if not entries:
+        print(f"no entries for {user}", file=sys.stderr)
+    return 0
+
+
+async def _read(settings: Settings, user: str) -> list[Entry]:
+    from engine.exporters import all_entries
+    from engine.store.db import Database
+    from engine.store.entries import EntryStore
+
+    path = settings.engine_config().entries_db
+    if not path.exists():
+        return []
+    db = await Database.open(path)
+    try:
+        return await all_entries(EntryStore(db), user)
+    finally:
+        await db.close()

@@ -1,0 +1,34 @@
+"""What the query agents are shown: the same compact renderings for each of them,
+so every agent gets exactly the context its decision needs and no more."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.domains.registry import ActiveDomainContext, DomainRegistry
+from engine.store.entries import Entry
+
+MAX_ENTRY_LINES = 40
+
+
+def entries_text(entries: Sequence[Entry]) -> str:
+    """The newest entries, one line each, oldest first."""
+    if not entries:
+        return "(none)"
+    shown = list(entries)[-MAX_ENTRY_LINES:]
+    lines = [f"- {e.occurred_on.isoformat()} ({e.domain}): {e.summary}" for e in shown]
+    if len(entries) > len(shown):
+        lines.insert(0, f"({len(entries) - len(shown)} older entries not shown; the facts cover them)")
+    return "\n".join(lines)
+
+
+def responses_text(responses: Mapping[str, str]) -> str:
+    return "; ".join(f"{gap}: {answer}" for gap, answer in responses.items()) or "(none)"
+
+
+def other_domains(ctx: ActiveDomainContext, registry: DomainRegistry) -> str:
+    return ", ".join(n for n in registry.names if n not in ctx.domains_loaded) or "(none)"
+
+
+def rules_text(ctx: ActiveDomainContext) -> str:
+    return "\n".join(f"- {r}" for r in ctx.response_rules[:10])

@@ -1,0 +1,22 @@
+"""What graph nodes work with, handed in when the graph is built."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.domains.registry import DomainSelector
+from engine.llm import LLM
+from engine.store.entries import EntryStore
+
+
+@dataclass(frozen=True)
+class Deps:
+    llm: LLM
+    entries: EntryStore
+    selector: DomainSelector
+    history_turns: int = 6
+    """Exchanges kept in the thread's history."""
+    max_retries: int = 2
+    """Answer re-writes after a failed evaluation; at the limit the answer is marked partial."""
+    max_plan_rounds: int = 3
+    """Planner rounds per question (re-plans after thin retrieval, domain expansion)."""

@@ -1,0 +1,98 @@
+"""Bringing history in from other apps, without the model.
+
+An importer turns a file into ``NewEntry`` objects and a report
+(:mod:`engine.importers.strong`); :func:`store_imported` stores them:
+
+* an entry whose ``source_key`` the user already has is left alone
+  ("already present"), so importing a file twice adds nothing;
+* an entry for a workout the user imported before in another version (same
+  app, start time and name, different sets: edited in the app since) replaces
+  the old entry through :meth:`EntryStore.supersede`, so it is not counted
+  twice;
+* the rest is added in batches, one transaction per batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.importers.strong import workout_identity
+from engine.store.db import Database
+from engine.store.entries import EntryStore, NewEntry
+
+BATCH_SIZE = 500
+
+
+@dataclass(frozen=True, slots=True)
+class StoreReport:
+    added: int
+    """New workouts stored."""
+    updated: int
+    """Workouts that replaced an earlier import of the same workout."""
+    present: int
+    """Workouts already stored, unchanged."""
+
+
+async def _existing_keys(db: Database, user_key: str, keys: Sequence[str]) -> set[str]:
+    if not keys:
+        return set()
+    marks = ",".join("?" * len(keys))
+    async with db.conn.execute(
+        f"SELECT source_key FROM entries WHERE user_key = ? AND source_key IN ({marks})", (user_key, *keys)
+    ) as cur:
+        return {str(row[0]) for row in await cur.fetchall()}
+
+
+async def _imported_workouts(db: Database, user_key: str) -> dict[str, str]:
+    """Workout identity -> entry id, for the user's active imported entries."""
+    async with db.conn.execute(
+        "SELECT entry_id, json_extract(data, '$.import.app'), json_extract(data, '$.import.workout_id') "
+        "FROM entries WHERE user_key = ? AND status = 'active' AND source = 'import'",
+        (user_key,),
+    ) as cur:
+        rows = await cur.fetchall()
+    return {f"{app}:{workout}": str(entry_id) for entry_id, app, workout in rows if app and workout}
+
+
+async def store_imported(
+    db: Database,
+    user_key: str,
+    entries: Sequence[NewEntry],
+    *,
+    batch_size: int = BATCH_SIZE,
+    progress: Callable[[int, int], None] | None = None,
+) -> StoreReport:
+    """Store imported entries for ``user_key``; see the module docstring for what counts as what.
+
+    Args:
+        progress: Called with (entries done, entries total) after each batch.
+    """
+    store = EntryStore(db)
+    known = await _imported_workouts(db, user_key)
+    added = updated = present = 0
+    total = len(entries)
+    for start in range(0, total, batch_size):
+        batch = entries[start : start + batch_size]
+        existing = await _existing_keys(db, user_key, [e.source_key for e in batch])
+        fresh: list[NewEntry] = []
+        for entry in batch:
+            if entry.source_key in existing:
+                present += 1
+                continue
+            identity = workout_identity(entry)
+            old = known.get(identity) if identity is not None else None
+            if old is not None and identity is not None:
+                stored = await store.supersede(user_key, old, entry)
+                known[identity] = stored.entry_id
+                updated += 1
+            else:
+                fresh.append(entry)
+        await store.add(user_key, fresh)
+        added += len(fresh)
+        if progress is not None:
+            progress(min(start + batch_size, total), total)
+    return StoreReport(added=added, updated=updated, present=present)
+
+
+__all__ = ["BATCH_SIZE", "StoreReport", "store_imported"]

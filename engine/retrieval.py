@@ -1,0 +1,156 @@
+"""Fetching a person's entries for a question, with progressive date widening.
+
+An empty date range widens 7 → 14 → 30 → 90 days, each attempt recorded with
+its ``expansion_tier``, stopping at the first tier that has entries. A named
+day (``explicit_date``) never widens. When every tier is empty the search
+falls back to normalized terms and says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, timedelta
+from typing import Literal
+
+import structlog
+from pydantic import BaseModel, Field
+
+from engine.agents.schemas import RetrievalInstruction
+from engine.dates import resolve_date
+from engine.questions import QuestionShape
+from engine.store.entries import Entry, EntryStore
+
+log = structlog.get_logger("engine.retrieval")
+
+TIERS = (7, 14, 30, 90)
+EXHAUSTED_WARNING = "Progressive expansion exhausted, falling back to term search"
+MAX_ENTRIES = 400
+
+
+class RetrievalAttempt(BaseModel):
+    """One query that was run."""
+
+    strategy: Literal["date_range", "keyword", "recent", "explicit_date"]
+    start: date | None = None
+    end: date | None = None
+    expansion_tier: int = 0
+    """0 for the first range; 1, 2, 3 for each widening."""
+    terms: list[str] = Field(default_factory=list)
+    found: int = 0
+
+
+class RetrievalResult(BaseModel):
+    """What retrieval found and how."""
+
+    entry_ids: list[str] = Field(default_factory=list)
+    attempts: list[RetrievalAttempt] = Field(default_factory=list)
+    expansion_exhausted: bool = False
+    warnings: list[str] = Field(default_factory=list)
+
+
+def _tiers_from(days: int) -> list[int]:
+    """The widening ladder starting at ``days``: 7 → 7, 14, 30, 90; 30 → 30, 90."""
+    return [days, *[t for t in TIERS if t > days]]
+
+
+def normalize_instructions(
+    planned: Sequence[RetrievalInstruction], shape: QuestionShape
+) -> list[RetrievalInstruction]:
+    """Make the Planner's retrieval safe: code's reading of the question wins where they differ."""
+    out: list[RetrievalInstruction] = []
+    if shape.date is not None and shape.date.status == "ok":
+        out.append(RetrievalInstruction(strategy="date_range", explicit_date=True, date=shape.date.phrase, terms=shape.terms))
+    elif shape.is_comparison:
+        days = next((i.days_back for i in planned if i.strategy == "date_range" and i.days_back), None)
+        out.append(RetrievalInstruction(strategy="date_range", days_back=days or shape.default_days, terms=shape.terms))
+    for inst in planned:
+        if inst.strategy == "keyword" or (inst.strategy == "date_range" and not out):
+            out.append(inst)
+        elif inst.strategy == "recent" and not any(o.strategy == "recent" for o in out):
+            out.append(inst)
+    if not out:
+        # Nothing usable planned: terms when there are some, else the last week.
+        if shape.terms:
+            out.append(RetrievalInstruction(strategy="keyword", terms=shape.terms))
+        else:
+            out.append(RetrievalInstruction(strategy="date_range", days_back=shape.default_days))
+    return out[:3]
+
+
+class Retriever:
+    """Runs retrieval instructions against the entry store."""
+
+    def __init__(self, store: EntryStore) -> None:
+        self._store = store
+
+    async def run(
+        self,
+        user: str,
+        instructions: Sequence[RetrievalInstruction],
+        today: date,
+        vocab_terms: Sequence[str],
+        *,
+        min_days: int = 1,
+    ) -> tuple[RetrievalResult, list[Entry]]:
+        """Run every instruction; entries are de-duplicated, oldest first.
+
+        Args:
+            min_days: a date range counts as found once its entries span this many
+                distinct days; a comparison needs 2 (today's session and an earlier one).
+        """
+
+        result = RetrievalResult()
+        found: dict[str, Entry] = {}
+        for inst in instructions:
+            entries = await self._one(user, inst, today, vocab_terms, result, min_days)
+            for e in entries:
+                found.setdefault(e.entry_id, e)
+        ordered = sorted(found.values(), key=lambda e: (e.occurred_on, e.created_at))[-MAX_ENTRIES:]
+        result.entry_ids = [e.entry_id for e in ordered]
+        return result, ordered
+
+    async def _one(
+        self,
+        user: str,
+        inst: RetrievalInstruction,
+        today: date,
+        vocab_terms: Sequence[str],
+        result: RetrievalResult,
+        min_days: int,
+    ) -> list[Entry]:
+        terms = list(dict.fromkeys([*inst.terms, *vocab_terms]))
+        if inst.strategy == "keyword":
+            entries = await self._store.search(user, terms) if terms else []
+            result.attempts.append(RetrievalAttempt(strategy="keyword", terms=terms, found=len(entries)))
+            return entries
+        if inst.strategy == "recent":
+            entries = await self._store.recent(user, limit=20)
+            result.attempts.append(RetrievalAttempt(strategy="recent", found=len(entries)))
+            return entries
+        if inst.explicit_date:
+            mention = resolve_date(inst.date or "", today)
+            if mention is not None and mention.status == "ok" and mention.on is not None:
+                day = mention.on
+                entries = await self._store.between(user, day, day)
+                result.attempts.append(
+                    RetrievalAttempt(strategy="explicit_date", start=day, end=day, found=len(entries))
+                )
+                # A named day is what was asked; widening would answer another question.
+                return entries
+        for tier, days in enumerate(_tiers_from(inst.days_back or TIERS[0])):
+            start = today - timedelta(days=days - 1)
+            entries = await self._store.between(user, start, today)
+            result.attempts.append(
+                RetrievalAttempt(strategy="date_range", start=start, end=today, expansion_tier=tier, found=len(entries))
+            )
+            if len({e.occurred_on for e in entries}) >= min_days:
+                return entries
+        if entries:
+            # Entries, but too few days to compare: use what the widest tier had.
+            return entries
+        result.expansion_exhausted = True
+        result.warnings.append(EXHAUSTED_WARNING)
+        log.warning("retrieval.exhausted", message=EXHAUSTED_WARNING)
+        entries = await self._store.search(user, terms) if terms else []
+        result.attempts.append(RetrievalAttempt(strategy="keyword", terms=terms, found=len(entries)))
+        return entries

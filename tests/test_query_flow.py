@@ -1,0 +1,375 @@
+"""The QUERY flow end to end on both checkpointers, the fake model scripted by schema title.
+
+Covers the seed stories "Improve Retrieval Strategy Ordering", "Implement
+Mid-Flow Domain Expansion" and "Implement WAIT_USER State".
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from structlog.testing import capture_logs
+
+from engine.engine import Engine
+from engine.graph.log_flow import UserClarificationResponse
+from engine.outcomes import Answer, Ask, Logged, Notice
+from engine.store.entries import NewEntry
+from engine.turns import ClarificationAnswer, Message, Resume
+from tests import scripts
+from tests.conftest import OpenEngine
+from tests.fakes.ollama_server import FakeOllama
+
+CONV = USER = "console:park"
+# Sunday 2026-11-22, 10:00 in Seoul.
+NOW = datetime(2026, 11, 22, 1, 0, tzinfo=timezone.utc)
+TODAY = date(2026, 11, 22)
+
+
+def ask(text: str) -> Message:
+    return Message(conversation=CONV, user=USER, text=text, at=NOW)
+
+
+def bench(days_ago: int, weight: float, reps: int, sets: int, raw: str) -> NewEntry:
+    return NewEntry(
+        occurred_on=TODAY - timedelta(days=days_ago),
+        domain="strength",
+        activity_type="strength",
+        summary=f"bench press {weight:g} kg × {reps} reps × {sets} sets",
+        data={
+            "activity_type": "strength",
+            "domain": "strength",
+            "exercises": [
+                {
+                    "name": "bench press",
+                    "sets": sets,
+                    "weight_unit": "kg",
+                    "set_details": [{"set_num": i, "weight": weight, "reps": reps} for i in range(1, sets + 1)],
+                }
+            ],
+            "metrics": [],
+            "notes": "",
+        },
+        raw_text=raw,
+        terms=["bench press"],
+        source_key=f"seed:{days_ago}",
+    )
+
+
+async def seed_month(engine: Engine) -> None:
+    await engine.entries.add(
+        USER,
+        [
+            bench(28, 45, 10, 5, "bench 45kg 10x5"),
+            bench(21, 47.5, 10, 5, "벤치프레스 47.5키로 10x5"),
+            bench(14, 50, 10, 5, "bench 50kg 10x5"),
+            bench(7, 52.5, 10, 5, "벤치프레스 52.5kg 10회 5세트"),
+        ],
+    )
+
+
+def system_prompt(fake: FakeOllama, title: str, i: int = -1) -> str:
+    return str(fake.calls(title)[i]["messages"][0]["content"])
+
+
+def user_prompt(fake: FakeOllama, title: str, i: int = -1) -> str:
+    return str(fake.calls(title)[i]["messages"][1]["content"])
+
+
+async def test_log_then_compare_story(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("LOG", also_query=True))
+    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script("PlannerOutput", scripts.planner("retrieve", "date_range", 7, ["bench press"]))
+    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    answer = (
+        "Yes. Today (2026-11-22) you did 55 kg × 10 × 5, up from 52.5 kg on 2026-11-15; "
+        "estimated 1RM 73.3 kg vs 70.0 kg."
+    )
+    fake.script("SynthesizerOutput", scripts.synthesizer(answer, ["2026-11-22", "2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        out = await engine.handle(ask("Just did bench 55kg 10x5 — is it better than my previous workouts?"))
+    logged, answered = out
+    assert isinstance(logged, Logged) and isinstance(answered, Answer)
+    assert answered.text == answer and not answered.partial
+    assert [c.on for c in answered.citations] == [date(2026, 11, 15), date(2026, 11, 22)]
+    # The Planner got today's date in the user's zone.
+    assert "Today is 2026-11-22 (Sunday)" in system_prompt(fake, "PlannerOutput")
+    # Facts computed in code reached the Synthesizer: Epley 55 × (1 + 10/30) = 73.3, 52.5 → 70.0.
+    facts = user_prompt(fake, "SynthesizerOutput")
+    assert "73.3" in facts and "70" in facts
+    assert "2,750" in facts or "2750" in facts  # today's volume 55 × 10 × 5
+    # The comparison widened from 7 days (today only) to 14 (today and last week).
+    analyzer_in = user_prompt(fake, "AnalyzerOutput")
+    assert "2026-11-15" in analyzer_in and "2026-11-08" not in analyzer_in
+    assert fake.unscripted == []
+
+
+async def test_english_question_finds_korean_entries(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script("PlannerOutput", scripts.planner("retrieve", "keyword", None, ["bench press"]))
+    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script("SynthesizerOutput", scripts.synthesizer("On 2026-11-15 you benched 52.5 kg.", ["2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (answer,) = await engine.handle(ask("show me my bench press workouts"))
+    assert isinstance(answer, Answer) and not answer.partial
+    entries = user_prompt(fake, "AnalyzerOutput")
+    assert "2026-11-15" in entries and "2026-11-01" in entries  # both Korean-written entries
+
+
+async def test_ungrounded_number_is_rewritten_with_feedback(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script("PlannerOutput", scripts.planner())
+    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(
+        "SynthesizerOutput",
+        scripts.synthesizer("You benched 60 kg on 2026-11-15."),
+        scripts.synthesizer("You benched 52.5 kg on 2026-11-15.", ["2026-11-15"]),
+    )
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (answer,) = await engine.handle(ask("how was my bench last week?"))
+    assert isinstance(answer, Answer) and answer.text.startswith("You benched 52.5") and not answer.partial
+    assert "60" in user_prompt(fake, "SynthesizerOutput", 1).split("Fix from the last attempt:")[1]
+    # The number check is code: the model evaluator only saw the grounded answer.
+    assert len(fake.calls("EvaluatorOutput")) == 1
+
+
+async def test_retry_limit_returns_the_answer_marked_partial(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script("PlannerOutput", scripts.planner())
+    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.default("SynthesizerOutput", scripts.synthesizer("You benched 999 kg."))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (answer,) = await engine.handle(ask("how was my bench?"))
+    assert isinstance(answer, Answer) and answer.partial
+    assert len(fake.calls("SynthesizerOutput")) == 3  # first try + max_retries (2)
+
+
+async def test_evaluator_missing_data_goes_back_to_planning(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script("PlannerOutput", scripts.planner(days_back=7), scripts.planner(days_back=30))
+    fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.default("SynthesizerOutput", scripts.synthesizer("On 2026-11-15 you benched 52.5 kg.", ["2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("fail", missing_data=True, feedback="need older data"), scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (answer,) = await engine.handle(ask("how has my bench gone?"))
+    assert isinstance(answer, Answer) and not answer.partial
+    assert len(fake.calls("PlannerOutput")) == 2
+
+
+async def test_no_entries_gets_an_honest_answer_without_invention(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script("PlannerOutput", scripts.planner())
+    fake.script("AnalyzerOutput", scripts.analyzer("insufficient", [scripts.gap("no bench entries")]))
+    fake.default("PlannerOutput", scripts.planner())
+    fake.default("AnalyzerOutput", scripts.analyzer("insufficient"))
+    async with open_engine() as engine:
+        (answer,) = await engine.handle(ask("is my bench press better than last week?"))
+    assert isinstance(answer, Answer)
+    assert answer.text.startswith("I have no entries for bench press")
+    assert fake.calls("SynthesizerOutput") == [] and fake.calls("EvaluatorOutput") == []
+
+
+async def test_impossible_date_gets_a_notice(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    async with open_engine() as engine:
+        (notice,) = await engine.handle(ask("what did I do on February 30?"))
+    assert isinstance(notice, Notice) and notice.code == "bad_date"
+    assert fake.calls("PlannerOutput") == []
+
+
+async def test_unknown_next_action_and_strategy_are_tolerated(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    weird = scripts.planner()
+    weird["next_action"] = "dance"
+    weird["retrieval_instructions"][0]["strategy"] = "vibes"
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength", "astrology"]))
+    fake.script("PlannerOutput", weird)
+    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script("SynthesizerOutput", scripts.synthesizer("On 2026-11-15 you benched 52.5 kg.", ["2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (answer,) = await engine.handle(ask("how is my bench?"))
+    assert isinstance(answer, Answer) and not answer.partial
+
+
+# --------------------------------------------------------------------------- domain expansion
+
+
+async def test_planner_expand_domain_rebuilds_context_and_replans(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script(
+        "PlannerOutput",
+        scripts.planner("expand_domain", expand=["nutrition"]),
+        scripts.planner("retrieve"),
+    )
+    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script("SynthesizerOutput", scripts.synthesizer("On 2026-11-15 you benched 52.5 kg.", ["2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (answer,) = await engine.handle(ask("is my protein enough for my bench progress?"))
+        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+    assert isinstance(answer, Answer)
+    assert state.values["domain_expansion_history"] == ["strength", "nutrition"]
+    assert state.values["domains"] == ["strength", "nutrition"]
+    second = system_prompt(fake, "PlannerOutput", 1)
+    assert "Active domains: strength, nutrition" in second and "[nutrition]" in second
+    # Downstream agents see the merged expertise and rules with no change to their code.
+    assert "[nutrition]" in system_prompt(fake, "AnalyzerOutput")
+    nutrition_rule = engine.selector.registry.get("nutrition").response_rules[0]  # type: ignore[union-attr]
+    assert nutrition_rule in system_prompt(fake, "SynthesizerOutput")
+    assert nutrition_rule in system_prompt(fake, "EvaluatorOutput")
+
+
+async def test_analyzer_outside_gap_of_any_severity_expands(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.default("PlannerOutput", scripts.planner())
+    fake.script(
+        "AnalyzerOutput",
+        scripts.analyzer("partial", [scripts.gap("running load", "expertise", True, "running", "low")]),
+        scripts.analyzer("sufficient"),
+    )
+    fake.script("SynthesizerOutput", scripts.synthesizer("On 2026-11-15 you benched 52.5 kg.", ["2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (answer,) = await engine.handle(ask("does my running hurt my bench?"))
+        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+    assert isinstance(answer, Answer) and not answer.partial
+    assert state.values["domain_expansion_history"] == ["strength", "running"]
+    assert len(fake.calls("PlannerOutput")) == 2  # EXPAND_DOMAIN returned to PLAN
+
+
+async def test_domain_already_in_history_is_not_added_again_and_marks_partial(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.default("PlannerOutput", scripts.planner())
+    # The analyzer keeps asking for a domain that is already loaded.
+    fake.default("AnalyzerOutput", scripts.analyzer("partial", [scripts.gap("more strength", "expertise", True, "strength")]))
+    fake.script("SynthesizerOutput", scripts.synthesizer("On 2026-11-15 you benched 52.5 kg.", ["2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (answer,) = await engine.handle(ask("how is my bench?"))
+        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+    assert isinstance(answer, Answer) and answer.partial
+    assert state.values["domain_expansion_history"] == ["strength"]
+    assert state.values["is_partial"] is True
+    assert len(fake.calls("PlannerOutput")) == 1  # no loop back to PLAN
+
+
+async def test_no_new_domain_with_user_only_gap_goes_to_clarify(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.default("PlannerOutput", scripts.planner())
+    fake.script(
+        "AnalyzerOutput",
+        scripts.analyzer(
+            "partial",
+            [
+                scripts.gap("more strength", "expertise", True, "strength"),
+                scripts.gap("how the session felt", "subjective"),
+            ],
+        ),
+    )
+    fake.script("ClarifierOutput", scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (question,) = await engine.handle(ask("was my bench session good?"))
+    assert isinstance(question, Ask) and question.questions[0].text == "How did it feel?"
+
+
+async def test_unknown_domains_are_skipped_valid_ones_load(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script("PlannerOutput", scripts.planner("expand_domain", expand=["astrology", "nutrition"]), scripts.planner())
+    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script("SynthesizerOutput", scripts.synthesizer("On 2026-11-15 you benched 52.5 kg.", ["2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        with capture_logs() as logs:
+            await engine.handle(ask("what should I eat for bench?"))
+        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+    assert state.values["domain_expansion_history"] == ["strength", "nutrition"]
+    assert any(e["event"] == "domain.expansion_unknown" and e["domain"] == "astrology" for e in logs)
+
+
+async def test_missing_active_domains_count_as_none(open_engine: OpenEngine) -> None:
+    from engine.graph.query_flow import QueryNodes, route_after_analyzer, route_after_expand_domain
+
+    async with open_engine() as engine:
+        nodes = QueryNodes(_deps(engine))
+        out = await nodes.expand_domain({"expansion_request": ["running"]})  # type: ignore[typeddict-item]
+    assert out["domains"] == ["running"] and out["domain_expansion_history"] == ["running"]
+    assert route_after_analyzer({}) == "synthesize"  # type: ignore[typeddict-item]
+    assert route_after_expand_domain({"is_partial": True}) == "retrieve"  # type: ignore[typeddict-item]
+
+
+def _deps(engine: Engine) -> Any:
+    from engine.graph.deps import Deps
+
+    return Deps(llm=engine.llm, entries=engine.entries, selector=engine.selector)
+
+
+# --------------------------------------------------------------------------- WAIT_USER
+
+
+async def test_subjective_gap_asks_and_answer_resumes_at_analyze(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.default("PlannerOutput", scripts.planner())
+    fake.script(
+        "AnalyzerOutput",
+        scripts.analyzer("insufficient", [scripts.gap("how the session felt", "subjective")]),
+        scripts.analyzer("sufficient"),
+    )
+    fake.script("ClarifierOutput", scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
+    fake.script("SynthesizerOutput", scripts.synthesizer("On 2026-11-15 you benched 52.5 kg and it felt easy.", ["2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (question,) = await engine.handle(ask("should I go heavier on bench?"))
+        assert isinstance(question, Ask)
+        out = await engine.handle(
+            Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id, answer=ClarificationAnswer(answers=["Easy"]))
+        )
+        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+    assert isinstance(out[0], Answer)
+    assert state.values["user_responses"] == {"how the session felt": "Easy"}
+    assert "how the session felt: Easy" in user_prompt(fake, "AnalyzerOutput", 1)
+    assert "how the session felt: Easy" in user_prompt(fake, "EvaluatorOutput")
+    assert len(fake.calls("PlannerOutput")) == 1  # resumed at ANALYZE, not PLAN
+
+
+async def test_decline_resumes_at_synthesize_with_fallback(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.default("PlannerOutput", scripts.planner())
+    fake.script("AnalyzerOutput", scripts.analyzer("insufficient", [scripts.gap("how the session felt", "subjective")]))
+    fake.script("ClarifierOutput", scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
+    fake.script("SynthesizerOutput", scripts.synthesizer("On 2026-11-15 you benched 52.5 kg.", ["2026-11-15"]))
+    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    async with open_engine() as engine:
+        await seed_month(engine)
+        (question,) = await engine.handle(ask("should I go heavier on bench?"))
+        assert isinstance(question, Ask)
+        out = await engine.handle(
+            Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id, answer=ClarificationAnswer(declined=True))
+        )
+    assert isinstance(out[0], Answer)
+    assert len(fake.calls("AnalyzerOutput")) == 1
+    assert "I'll keep your message as a note, unparsed." in user_prompt(fake, "SynthesizerOutput")
+
+
+def test_resume_value_is_validated_strictly() -> None:
+    assert UserClarificationResponse.model_validate({"answers": ["Easy"]}).answers == ["Easy"]
+    for bad in ({"answers": [5]}, {"answers": "Easy"}, {"declined": "yes"}, {"answers": [], "extra": 1}):
+        with pytest.raises(ValueError):
+            UserClarificationResponse.model_validate(bad)
