@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Literal, NoReturn
+from typing import Annotated, Literal, NoReturn
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from engine.config import EngineConfig, LLMConfig
 
@@ -55,10 +55,40 @@ class Settings(BaseSettings):
     history_turns: int = Field(default=6, ge=0, le=50)
     max_answer_retries: int = Field(default=2, ge=0, le=5)
 
+    allowed_users: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    """Who may use the bot: platform user ids (Telegram ids, Slack member ids), comma-separated; empty = everyone."""
+
     telegram_bot_token: SecretStr | None = None
+    telegram_api_base_url: str = "https://api.telegram.org/bot"
+    """Bot API base; point it at a local Bot API server (or a test server)."""
+    telegram_webhook_url: str | None = None
+    """Public HTTPS URL for webhook mode; empty = long polling."""
+    telegram_webhook_secret: SecretStr | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
     slack_bot_token: SecretStr | None = None
 
-    @field_validator("telegram_bot_token", "slack_bot_token", "domains_dir", mode="before")
+    @field_validator("allowed_users", mode="before")
+    @classmethod
+    def _comma_list(cls, v: object) -> object:
+        if isinstance(v, str):
+            return [p.strip() for p in v.split(",") if p.strip()]
+        return v
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        if self.telegram_webhook_url and self.telegram_webhook_secret is None:
+            raise ValueError("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
+        return self
+
+    @field_validator(
+        "telegram_bot_token",
+        "slack_bot_token",
+        "domains_dir",
+        "telegram_webhook_url",
+        "telegram_webhook_secret",
+        mode="before",
+    )
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         # `KEY=` in .env (as in .env.example) means "not set", not "set to nothing".
@@ -89,7 +119,7 @@ class Settings(BaseSettings):
         """Secret values, so that logging can mask them wherever they appear."""
         return [
             s.get_secret_value()
-            for s in (self.telegram_bot_token, self.slack_bot_token)
+            for s in (self.telegram_bot_token, self.telegram_webhook_secret, self.slack_bot_token)
             if s is not None and s.get_secret_value()
         ]
 
@@ -127,6 +157,7 @@ def load_settings() -> Settings:
         return Settings()
     except ValidationError as exc:
         err = exc.errors()[0]
-        key = str(err["loc"][0]).upper() if err["loc"] else "?"
-        # The message only, never the value: the key may hold a secret.
-        fail(f"bad setting {key}: {err['msg']}")
+        if err["loc"]:
+            # The message only, never the value: the key may hold a secret.
+            fail(f"bad setting {str(err['loc'][0]).upper()}: {err['msg']}")
+        fail(f"bad settings: {err['msg'].removeprefix('Value error, ')}")

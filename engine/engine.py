@@ -31,7 +31,9 @@ from engine.graph.state import fresh_turn
 from engine.graph.steps import Progress, current_progress
 from engine.llm import LLM
 from engine.locks import KeyedLocks
-from engine.outcomes import Ask, Failure, Notice, Outcome, Question
+from engine.exporters import ExportFormat, all_entries
+from engine.exporters import render as render_export
+from engine.outcomes import Ask, Document, Failure, Notice, Outcome, Question
 from engine.store.db import Database, check_writable
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Inbox
@@ -225,6 +227,10 @@ class Engine:
             return await self._retry(turn, thread)
         if action == "timezone":
             return await self._set_timezone(turn)
+        if action == "export":
+            return await self._export(turn)
+        if action == "forget":
+            return await self._forget(turn, thread)
         return [Notice(text=f"/{action} is not available yet in this version of Almanac.", code="not_available")]
 
     async def _retry(self, turn: Control, thread: str) -> list[Outcome]:
@@ -261,6 +267,30 @@ class Engine:
             if any(isinstance(o, Failure) for o in result):
                 break
         return outcomes
+
+    async def _export(self, turn: Control) -> list[Outcome]:
+        entries = await all_entries(self.entries, turn.user)
+        if not entries:
+            return [Notice(text="You have no entries yet, so there is nothing to export.", code="nothing")]
+        fmt: ExportFormat = "json" if turn.argument.strip().lower() == "json" else "csv"
+        today = today_in(await self._timezone(turn.user), turn.at).isoformat()
+        return [
+            Document(
+                filename=f"almanac-entries-{today}.{fmt}",
+                mime="application/json" if fmt == "json" else "text/csv",
+                content=render_export(entries, fmt),
+                caption=f"{len(entries)} entries",
+            )
+        ]
+
+    async def _forget(self, turn: Control, thread: str) -> list[Outcome]:
+        """Delete everything Almanac keeps about the user; the adapter asks for confirmation first."""
+        removed = await self.entries.delete_all(turn.user)
+        await self.inbox.forget_user(turn.user)
+        await self.conversations.forget_user(turn.user)
+        await self.checkpointer.adelete_thread(thread)
+        await self.conversations.new_epoch(turn.conversation)
+        return [Notice(text=f"Done: deleted {removed} entries and this conversation. Nothing of yours is kept.", code="forgotten")]
 
     async def _set_timezone(self, turn: Control) -> list[Outcome]:
         name = turn.argument.strip()

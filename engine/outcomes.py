@@ -106,6 +106,16 @@ class Notice(_Outcome):
     """Machine-readable reason, e.g. ``stale``, ``too_long``, ``empty``, ``not_available``."""
 
 
+class Document(_Outcome):
+    """A file for the person (an export); adapters send it as an attachment."""
+
+    kind: Literal["document"] = "document"
+    filename: str
+    mime: str
+    content: str
+    caption: str = ""
+
+
 class Failure(_Outcome):
     """A user-facing error: what went wrong and what to do; never a traceback."""
 
@@ -118,5 +128,5 @@ class Failure(_Outcome):
 
 
 Outcome = Annotated[
-    Union[Answer, Logged, Ask, ApprovalRequest, Notice, Failure], Field(discriminator="kind")
+    Union[Answer, Logged, Ask, ApprovalRequest, Notice, Document, Failure], Field(discriminator="kind")
 ]

@@ -63,7 +63,7 @@ class Resume(_Turn):
     answer: ClarificationAnswer | ApprovalDecision
 
 
-ControlAction = Literal["reset", "cancel", "undo", "export", "status", "retry", "timezone", "help"]
+ControlAction = Literal["reset", "cancel", "undo", "export", "status", "retry", "timezone", "forget", "history"]
 
 
 class Control(_Turn):

@@ -24,10 +24,11 @@ CREATE TABLE IF NOT EXISTS entries (
     raw_text     TEXT NOT NULL,
     terms        TEXT NOT NULL,          -- vocabulary-normalized canonical terms
     source       TEXT NOT NULL,          -- chat | import | correction
-    source_key   TEXT NOT NULL UNIQUE,   -- idempotency: the same source never stores twice
+    source_key   TEXT NOT NULL,          -- idempotency: one source stores once per user
     supersedes   TEXT,
     created_at   TEXT NOT NULL
 );
+CREATE UNIQUE INDEX IF NOT EXISTS entries_source ON entries (user_key, source_key);
 CREATE INDEX IF NOT EXISTS entries_user_day ON entries (user_key, status, occurred_on);
 CREATE INDEX IF NOT EXISTS entries_supersedes ON entries (supersedes) WHERE supersedes IS NOT NULL;
 CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5 (

@@ -40,7 +40,7 @@ class NewEntry(BaseModel):
     """Canonical vocabulary terms found in the text (``bench press`` for ``벤치프레스``)."""
     source: Literal["chat", "import", "correction"] = "chat"
     source_key: str
-    """Unique per origin (``turn:<inbox id>:<n>``, ``strong:<file hash>:<workout>``)."""
+    """Unique per user and origin (``turn:<inbox id>:<n>``, ``strong:<sha256 of the workout>``)."""
 
 
 class Entry(NewEntry):
@@ -53,9 +53,9 @@ class Entry(NewEntry):
     created_at: datetime
 
 
-def entry_id_for(source_key: str) -> str:
-    """Deterministic id, so a replayed store yields the same id."""
-    return "e" + hashlib.sha256(source_key.encode()).hexdigest()[:15]
+def entry_id_for(user_key: str, source_key: str) -> str:
+    """Deterministic id, so a replayed store yields the same id; scoped by user like the key."""
+    return "e" + hashlib.sha256(f"{user_key}\n{source_key}".encode()).hexdigest()[:15]
 
 
 def _owner_token(user_key: str) -> str:
@@ -111,7 +111,7 @@ class EntryStore:
                 "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, NULL, ?)",
                 [
                     (
-                        entry_id_for(e.source_key),
+                        entry_id_for(user_key, e.source_key),
                         user_key,
                         e.occurred_on.isoformat(),
                         e.domain,
@@ -187,7 +187,7 @@ class EntryStore:
                 "INSERT OR IGNORE INTO entries (" + _COLUMNS + ") "
                 "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    entry_id_for(new.source_key),
+                    entry_id_for(user_key, new.source_key),
                     user_key,
                     new.occurred_on.isoformat(),
                     new.domain,
@@ -253,6 +253,13 @@ class EntryStore:
             (user_key, limit),
         ) as cur:
             return [_row_to_entry(r) for r in await cur.fetchall()]
+
+    async def delete_all(self, user_key: str) -> int:
+        """Delete every entry of a user, superseded ones included (``/forget``); returns how many."""
+        async with self._db.lock:
+            cur = await self._db.conn.execute("DELETE FROM entries WHERE user_key = ?", (user_key,))
+            await self._db.conn.commit()
+            return cur.rowcount
 
     async def count(self, user_key: str) -> int:
         async with self._db.conn.execute(

@@ -73,6 +73,13 @@ class Inbox:
             return cur.rowcount
 
 
+    async def forget_user(self, user_key: str) -> None:
+        """Drop a user's recorded turns (``/forget``)."""
+        async with self._db.lock:
+            await self._db.conn.execute("DELETE FROM inbox WHERE user_key = ?", (user_key,))
+            await self._db.conn.commit()
+
+
 class Conversations:
     """Conversation epochs (``reset`` starts a new thread) and per-user settings."""
 
@@ -104,6 +111,11 @@ class Conversations:
         ) as cur:
             row = await cur.fetchone()
         return str(row[0]) if row and row[0] else None
+
+    async def forget_user(self, user_key: str) -> None:
+        async with self._db.lock:
+            await self._db.conn.execute("DELETE FROM users WHERE user_key = ?", (user_key,))
+            await self._db.conn.commit()
 
     async def set_timezone(self, user_key: str, tz: str) -> None:
         async with self._db.lock:
