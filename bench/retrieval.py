@@ -97,7 +97,7 @@ from engine.domains.registry import DomainRegistry, DomainSelector  # noqa: E402
 from engine.facts import compute_facts  # noqa: E402
 from engine.questions import QuestionShape  # noqa: E402
 from engine.retrieval import Retriever, normalize_instructions  # noqa: E402
-from engine.store.db import Database  # noqa: E402
+from engine.store.db import SCHEMA, Database  # noqa: E402
 from engine.store.entries import _COLUMNS, EntryStore, entry_id_for  # noqa: E402
 
 # --- targets ------------------------------------------------------------------
@@ -204,6 +204,8 @@ class Meta:
     entries: int
     users: int
     version: int = BUILD_VERSION
+    schema: str = ""
+    """Hash of ``engine.store.db.SCHEMA`` at build time: a file built with another schema is rebuilt."""
     total_rows: int = 0
     build_seconds: float = 0.0
     generate_seconds: float = 0.0
@@ -436,7 +438,7 @@ class Generator:
         if self.turn % self.check_every == 0:
             self._check(domain, text, terms)
         return (
-            entry_id_for(source_key), u.key, day.isoformat(), domain, activity,
+            entry_id_for(u.key, source_key), u.key, day.isoformat(), domain, activity,
             "note" if kind == "note" else "parsed", "active", summary,
             json.dumps(data, ensure_ascii=False), text, "\n".join(terms), source, source_key, None,
             self._created(day),
@@ -465,7 +467,7 @@ class Generator:
         self.turn += 1
         source_key = f"strong:special:{k}"
         return (
-            entry_id_for(source_key), SPECIAL_USER, day.isoformat(), "strength", "strength", "parsed", "active",
+            entry_id_for(SPECIAL_USER, source_key), SPECIAL_USER, day.isoformat(), "strength", "strength", "parsed", "active",
             "; ".join(summaries), json.dumps(data, ensure_ascii=False), "\n".join(texts),
             "\n".join(dict.fromkeys(terms)), "import", source_key, None, self._created(day),
         )
@@ -486,13 +488,17 @@ class Generator:
                 self.turn += 1
                 key = f"turn:{self.turn}:0"
                 new = list(row)
-                new[0], new[11], new[12], new[13] = entry_id_for(key), "correction", key, row[0]
+                new[0], new[11], new[12], new[13] = entry_id_for(row[1], key), "correction", key, row[0]
                 yield tuple(new)
             else:
                 yield row
 
 
 # --- build ------------------------------------------------------------------------
+
+
+def schema_hash() -> str:
+    return hashlib.sha256(SCHEMA.encode()).hexdigest()[:16]
 
 
 def meta_path(db: Path) -> Path:
@@ -507,7 +513,7 @@ def load_meta(db: Path, entries: int, users: int) -> Meta | None:
         meta = Meta(**json.loads(mp.read_text()))
     except (ValueError, TypeError):
         return None
-    if (meta.entries, meta.users, meta.version) != (entries, users, BUILD_VERSION):
+    if (meta.entries, meta.users, meta.version, meta.schema) != (entries, users, BUILD_VERSION, schema_hash()):
         return None
     return meta
 
@@ -583,7 +589,7 @@ def build(path: Path, n_entries: int, n_users: int) -> Meta:
     seconds = time.perf_counter() - t0
     counts = {u.key: u.count for u in gen.users}
     meta = Meta(
-        entries=n_entries, users=n_users, total_rows=total, build_seconds=seconds, generate_seconds=gen_time[0],
+        entries=n_entries, users=n_users, schema=schema_hash(), total_rows=total, build_seconds=seconds, generate_seconds=gen_time[0],
         terms_checked=gen.checked, terms_mismatched=len(gen.mismatched),
         langs={u.key: u.lang for u in gen.users}, counts=counts,
     )
@@ -892,7 +898,14 @@ def main() -> int:
         tmpdir = tempfile.mkdtemp(prefix="almanac-bench-retrieval-")
         path = Path(tmpdir) / "almanac.db"
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        return run(args, path, kept=tmpdir is None)
+    finally:
+        if tmpdir is not None:
+            shutil.rmtree(tmpdir, ignore_errors=True)
 
+
+def run(args: argparse.Namespace, path: Path, *, kept: bool) -> int:
     t_all = time.perf_counter()
     load_start = os.getloadavg()
     print(f"retrieval benchmark  {machine()}")
@@ -976,9 +989,7 @@ def main() -> int:
     print("  load average (1/5/15 min) at start {:.2f}/{:.2f}/{:.2f}, at end {:.2f}/{:.2f}/{:.2f}: above ~0.5 other processes "
           "share the cores and tails (p99, max) grow".format(*load_start, *os.getloadavg()))
 
-    if tmpdir is not None:
-        shutil.rmtree(tmpdir, ignore_errors=True)
-    else:
+    if kept:
         print(f"  kept {path}")
     return 0 if all(v <= t for _, v, t in results) else 1
 

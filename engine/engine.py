@@ -33,13 +33,14 @@ from engine.llm import LLM
 from engine.locks import KeyedLocks
 from engine.exporters import ExportFormat, all_entries
 from engine.exporters import render as render_export
-from engine.outcomes import Ask, Document, Failure, Notice, Outcome, Question
+from engine.outcomes import ApprovalRequest, Ask, Citation, Document, Failure, Notice, Outcome, Question
 from engine.store.db import Database, check_writable
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Inbox
+from engine.store.patches import PatchStore
 from engine.text import clean
 from engine.threads import keep_latest
-from engine.turns import ClarificationAnswer, Control, Message, Resume, Turn
+from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume, Turn
 
 log = structlog.get_logger("engine")
 _outcomes = TypeAdapter(list[Outcome])
@@ -68,6 +69,7 @@ class Engine:
         self.entries = EntryStore(db)
         self.inbox = Inbox(db)
         self.conversations = Conversations(db)
+        self.patches = PatchStore(db)
         self._locks = KeyedLocks()
 
     @classmethod
@@ -104,6 +106,7 @@ class Engine:
                 llm=llm,
                 entries=EntryStore(db),
                 selector=selector,
+                patches=PatchStore(db),
                 history_turns=config.history_turns,
                 max_retries=config.max_answer_retries,
             )
@@ -169,6 +172,13 @@ class Engine:
                 answer=ClarificationAnswer(answers=[text]),
             )
             return await self._resume(resume, message_id=turn.message_id)
+        if pending is not None:
+            return [
+                Notice(
+                    text="A plan is waiting for your decision: approve, revise or cancel it first (/cancel drops it).",
+                    code="pending_approval",
+                )
+            ]
         item = await self.inbox.record(
             turn.conversation, turn.user, "message", turn.model_copy(update={"text": text}).model_dump_json(), turn.message_id
         )
@@ -197,8 +207,10 @@ class Engine:
         asked_by = pending.value.get("asked_by")
         if asked_by and asked_by != turn.user:
             return [Notice(text="Only the person who was asked can answer that.", code="not_yours")]
-        if not isinstance(turn.answer, ClarificationAnswer):
-            return [Notice(text="That button does not belong to this question.", code="stale")]
+        kind = pending.value.get("kind") if isinstance(pending.value, dict) else None
+        expected = ApprovalDecision if kind == "approval" else ClarificationAnswer
+        if not isinstance(turn.answer, expected):
+            return [Notice(text="That button does not belong to what is pending.", code="stale")]
         item = await self.inbox.record(turn.conversation, turn.user, "resume", turn.model_dump_json(), message_id)
         if item is None:
             return []
@@ -229,9 +241,13 @@ class Engine:
             return await self._set_timezone(turn)
         if action == "export":
             return await self._export(turn)
+        if action == "undo":
+            return await self._undo(turn)
+        if action == "history":
+            return await self._history(turn)
         if action == "forget":
             return await self._forget(turn, thread)
-        return [Notice(text=f"/{action} is not available yet in this version of Almanac.", code="not_available")]
+        return [Notice(text=f"/{action} is not available in this version of Almanac.", code="not_available")]
 
     async def _retry(self, turn: Control, thread: str) -> list[Outcome]:
         failed = await self.inbox.failed(turn.conversation)
@@ -267,6 +283,22 @@ class Engine:
             if any(isinstance(o, Failure) for o in result):
                 break
         return outcomes
+
+    async def _undo(self, turn: Control) -> list[Outcome]:
+        undone = await self.patches.undo_last(turn.user)
+        if undone is None:
+            return [Notice(text="Nothing to undo: no approved plan or correction of yours is in effect.", code="nothing")]
+        patch_id, lines = undone
+        await self.patches.record_event(turn.conversation, turn.user, "UNDONE", patch_id)
+        body = "\n".join(f"- {line}" for line in lines[:10])
+        return [Notice(text="Undone:\n" + body if body else "Undone.", code="undone")]
+
+    async def _history(self, turn: Control) -> list[Outcome]:
+        events = await self.patches.events(turn.conversation)
+        if not events:
+            return [Notice(text="No planning events in this conversation yet.", code="nothing")]
+        lines = [f"{at[:16].replace('T', ' ')} {kind} {detail}" for at, kind, _user, detail in events]
+        return [Notice(text="\n".join(lines), code="history")]
 
     async def _export(self, turn: Control) -> list[Outcome]:
         entries = await all_entries(self.entries, turn.user)
@@ -340,6 +372,16 @@ class Engine:
     @staticmethod
     def _ask(intr: Interrupt) -> Outcome:
         value: dict[str, Any] = intr.value if isinstance(intr.value, dict) else {}
+        if value.get("kind") == "approval":
+            return ApprovalRequest(
+                interrupt_id=intr.id,
+                title=str(value.get("title", "")),
+                plan=dict(value.get("plan") or {}),
+                summary=str(value.get("summary", "")),
+                confidence=float(value.get("confidence", 0.0)),
+                evidence=[Citation(title=str(e.get("title", "")), source=str(e.get("source", ""))) for e in value.get("evidence", [])],
+                asked_by=str(value.get("asked_by", "")),
+            )
         questions = [
             Question(text=str(q.get("text", "")), options=[str(o) for o in q.get("options", [])][:5])
             for q in value.get("questions", [])

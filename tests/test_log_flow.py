@@ -69,21 +69,12 @@ async def test_user_timezone_override(open_engine: OpenEngine, fake: FakeOllama)
         assert isinstance(out[0], Logged) and out[0].entries[0].on == date(2026, 11, 20)
 
 
-async def test_chat_and_not_yet_available_intents(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script(
-        "RouterOutput",
-        scripts.router("CHAT"),
-        scripts.router("TASK", ["strength"]),
-        scripts.router("CORRECTION", ["strength"]),
-    )
+async def test_chat_gets_a_short_reply_and_stores_nothing(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("CHAT"))
     fake.script("ChatOutput", scripts.chat("Hello!"))
     async with open_engine() as engine:
         (hello,) = await engine.handle(msg("hi"))
         assert isinstance(hello, Answer) and hello.text == "Hello!"
-        (task,) = await engine.handle(msg("plan my next 4 weeks"))
-        assert isinstance(task, Notice) and task.code == "not_available"
-        (fix,) = await engine.handle(msg("that was 60kg, not 55"))
-        assert isinstance(fix, Notice) and fix.code == "not_available"
         assert await engine.entries.count(USER) == 0
 
 

@@ -317,7 +317,7 @@ async def test_missing_active_domains_count_as_none(open_engine: OpenEngine) -> 
 def _deps(engine: Engine) -> Any:
     from engine.graph.deps import Deps
 
-    return Deps(llm=engine.llm, entries=engine.entries, selector=engine.selector)
+    return Deps(llm=engine.llm, entries=engine.entries, selector=engine.selector, patches=engine.patches)
 
 
 # --------------------------------------------------------------------------- WAIT_USER

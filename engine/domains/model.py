@@ -61,6 +61,59 @@ class ClarificationPattern(BaseModel):
         return v
 
 
+PatchOpName = Literal["add_planned_session", "set_goal", "correct_entry"]
+
+
+def _all_ops() -> list[PatchOpName]:
+    return ["add_planned_session", "set_goal", "correct_entry"]
+
+
+class ToolProfile(BaseModel):
+    """Which changes a plan in this domain may make, and their limits."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    allowed_ops: list[PatchOpName] = Field(default_factory=_all_ops)
+    """Patch operations this domain allows; any other is refused before approval is asked."""
+    max_ops: int = Field(default=40, ge=1, le=200)
+    """Most operations in one patch (e.g. 4 weeks × 3 sessions = 12)."""
+    max_days_ahead: int = Field(default=180, ge=1, le=730)
+    """How far ahead a planned session may be dated."""
+    max_weight: float = Field(default=500.0, gt=0)
+    """Upper bound on any weight in a patch (in the unit given), against typos like 5500."""
+
+
+class RetrievalProfile(BaseModel):
+    """How task formation investigates the person's entries."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    days: list[int] = Field(default_factory=lambda: [30, 90])
+    """Look-back windows, one per investigation round."""
+    max_entries: int = Field(default=200, ge=1, le=2000)
+
+
+class FormationPolicy(BaseModel):
+    """When a plan may go to the person."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    confidence_threshold: float = Field(default=0.80, ge=0, le=1)
+    task_sheet_for: list[PatchOpName] = Field(default_factory=_all_ops)
+    """Operations that make a plan stateful (a TaskSheet + Patch that needs approval)."""
+
+
+class AttemptBudget(BaseModel):
+    """Bounds of the formation loop."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_attempts: int = Field(default=3, ge=1, le=10)
+    max_time_ms: int = Field(default=90_000, ge=1_000)
+    delta_min: float = Field(default=0.05, ge=0, le=1)
+    """Stop early when confidence gains less than this for two rounds in a row."""
+
+
 class Domain(BaseModel):
     """One domain, exactly as its data file says."""
 
@@ -88,3 +141,13 @@ class Domain(BaseModel):
     """Known ambiguities and how to ask about them."""
     query_keywords: dict[str, list[str]] = Field(default_factory=dict)
     """Intent words in every language, e.g. ``comparison`` <- ``better than``, ``비교``."""
+    tool_profile: ToolProfile = Field(default_factory=ToolProfile)
+    retrieval_profile: RetrievalProfile = Field(default_factory=RetrievalProfile)
+    formation_policy: FormationPolicy = Field(default_factory=FormationPolicy)
+    schema_contract: dict[str, list[str]] = Field(default_factory=dict)
+    """Patch operation -> the fields it must carry (checked in code before approval)."""
+    investigation_tools: list[str] = Field(default_factory=lambda: ["entries", "facts", "expertise"])
+    """What task formation may consult while investigating."""
+    interaction_tools: list[str] = Field(default_factory=lambda: ["ask_user"])
+    """How task formation may involve the person."""
+    attempt_budget: AttemptBudget = Field(default_factory=AttemptBudget)

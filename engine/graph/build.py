@@ -12,12 +12,14 @@ from engine.graph.deps import Deps
 from engine.graph.log_flow import LogNodes
 from engine.graph.state import State
 from engine.graph.steps import Node, step
+from engine.graph.task_flow import TaskNodes, route_after_approval, route_after_form_task
 
 
 def build_graph(deps: Deps) -> StateGraph[State]:
     """The conversation graph, ready to ``compile(checkpointer=…)``."""
     n = LogNodes(deps)
     qn = q.QueryNodes(deps)
+    tn = TaskNodes(deps)
     g: StateGraph[State] = StateGraph(State)
     nodes: dict[str, Node] = {
         "route": n.route,
@@ -39,6 +41,11 @@ def build_graph(deps: Deps) -> StateGraph[State]:
         "synthesize": qn.synthesize,
         "evaluate": qn.evaluate,
         "finish": qn.finish,
+        "form_task": tn.form_task,
+        "clarify_task": tn.clarify_task,
+        "approval": tn.approval,
+        "record_decision": tn.record_decision,
+        "execute": tn.execute,
     }
     for name, fn in nodes.items():
         g.add_node(name, step(name, fn))
@@ -62,7 +69,12 @@ def build_graph(deps: Deps) -> StateGraph[State]:
         "evaluate",
         partial(q.route_after_evaluate, max_retries=deps.max_retries, max_plan_rounds=deps.max_plan_rounds),
     )
-    for last in ("store_note", "chat", "not_available", "cancelled", "finish"):
+    # TASK and CORRECTION
+    g.add_conditional_edges("form_task", route_after_form_task)
+    g.add_edge("clarify_task", "wait_user")
+    g.add_edge("approval", "record_decision")
+    g.add_conditional_edges("record_decision", route_after_approval)
+    for last in ("store_note", "chat", "not_available", "cancelled", "finish", "execute"):
         g.add_edge(last, "remember")
     g.add_edge("remember", END)
     return g

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from engine.domains.registry import DomainSelector
 from engine.llm import LLM
 from engine.store.entries import EntryStore
+from engine.store.patches import PatchStore
 
 
 @dataclass(frozen=True)
@@ -14,6 +15,7 @@ class Deps:
     llm: LLM
     entries: EntryStore
     selector: DomainSelector
+    patches: PatchStore
     history_turns: int = 6
     """Exchanges kept in the thread's history."""
     max_retries: int = 2

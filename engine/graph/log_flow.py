@@ -128,6 +128,8 @@ class LogNodes:
             source_key=f"turn:{state['turn_id']}:0",
         )
         stored = await self.d.entries.add(state["user"], [entry])
+        # A planned session of that day and exercise is now done.
+        await self.d.entries.complete_planned(state["user"], on, entry.terms)
         outcomes = [_dump(_logged(stored))]
         if date_notice:
             outcomes.append(_dump(Notice(text=date_notice, code="date")))
@@ -184,7 +186,7 @@ class LogNodes:
             return "parse"
         if intent == "CHAT":
             return "chat"
-        if intent == "QUERY":
+        if intent in ("QUERY", "TASK", "CORRECTION"):
             return "build_context"
         return "not_available"
 

@@ -63,8 +63,10 @@ def _may_ask(state: State) -> bool:
 # --------------------------------------------------------------------------- routing (pure)
 
 
-def route_after_build_context(state: State) -> Literal["plan", "remember"]:
-    return "remember" if state.get("halt") else "plan"
+def route_after_build_context(state: State) -> Literal["plan", "form_task", "remember"]:
+    if state.get("halt"):
+        return "remember"
+    return "form_task" if state.get("intent") in ("TASK", "CORRECTION") else "plan"
 
 
 def route_after_planner(state: State) -> Literal["retrieve", "expand_domain", "clarify_query", "synthesize"]:
@@ -114,9 +116,12 @@ def route_after_clarify(state: State) -> Literal["wait_user", "synthesize"]:
 
 def route_after_wait_user(
     state: State,
-) -> Literal["cancelled", "parse", "store_note", "analyze", "synthesize"]:
+) -> Literal["cancelled", "parse", "store_note", "analyze", "synthesize", "form_task"]:
     if state.get("cancelled"):
         return "cancelled"
+    if state.get("ask_origin") == "task":
+        # Answered or declined, task formation decides again (a decline downgrades to a WorkPlan).
+        return "form_task"
     if state.get("ask_origin") == "query":
         return "synthesize" if state.get("declined") else "analyze"
     return "store_note" if state.get("declined") else "parse"

@@ -60,6 +60,13 @@ class State(TypedDict, total=False):
     evaluation: dict[str, Any] | None
     feedback: str
     eval_retries: int
+    # --- per turn, task formation and approval ---
+    task: dict[str, Any] | None
+    """The TaskSheet (with its Patch) awaiting approval, or the WorkPlan shown."""
+    decision: str
+    """approve / revise / cancel, once the person decided."""
+    revision_feedback: str
+    revisions: int
     # --- kept across turns ---
     history: list[HistoryItem]
 
@@ -102,4 +109,8 @@ def fresh_turn(
         evaluation=None,
         feedback="",
         eval_retries=0,
+        task=None,
+        decision="",
+        revision_feedback="",
+        revisions=0,
     )

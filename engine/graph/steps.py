@@ -41,6 +41,8 @@ STAGES = {
     "clarify_query": "clarifying",
     "synthesize": "writing",
     "evaluate": "checking",
+    "form_task": "planning",
+    "execute": "saving",
 }
 
 

@@ -18,12 +18,12 @@ CREATE TABLE IF NOT EXISTS entries (
     domain       TEXT NOT NULL,
     activity_type TEXT NOT NULL,
     kind         TEXT NOT NULL,          -- parsed | note | planned
-    status       TEXT NOT NULL,          -- active | superseded | deleted
+    status       TEXT NOT NULL,          -- active | superseded | deleted | completed (a planned one, done)
     summary      TEXT NOT NULL,
     data         TEXT NOT NULL,          -- JSON of the parsed entry
     raw_text     TEXT NOT NULL,
     terms        TEXT NOT NULL,          -- vocabulary-normalized canonical terms
-    source       TEXT NOT NULL,          -- chat | import | correction
+    source       TEXT NOT NULL,          -- chat | import | correction | plan
     source_key   TEXT NOT NULL,          -- idempotency: one source stores once per user
     supersedes   TEXT,
     created_at   TEXT NOT NULL
@@ -57,6 +57,38 @@ CREATE TABLE IF NOT EXISTS inbox (
 CREATE UNIQUE INDEX IF NOT EXISTS inbox_platform_id ON inbox (conversation, message_id)
     WHERE message_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS inbox_conversation ON inbox (conversation, status, id);
+
+CREATE TABLE IF NOT EXISTS patches (
+    patch_id     TEXT PRIMARY KEY,
+    user_key     TEXT NOT NULL,
+    conversation TEXT NOT NULL,
+    ops          TEXT NOT NULL,          -- JSON of the approved ops
+    undo         TEXT NOT NULL,          -- JSON: what to revert (created/superseded entries, goals)
+    status       TEXT NOT NULL,          -- committed | undone
+    committed_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS patches_user ON patches (user_key, status, committed_at);
+
+CREATE TABLE IF NOT EXISTS goals (
+    id           INTEGER PRIMARY KEY,
+    user_key     TEXT NOT NULL,
+    domain       TEXT NOT NULL,
+    goal         TEXT NOT NULL,
+    status       TEXT NOT NULL,          -- active | replaced | undone
+    patch_id     TEXT NOT NULL,
+    set_at       TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS goals_user ON goals (user_key, domain, status);
+
+CREATE TABLE IF NOT EXISTS events (
+    id           INTEGER PRIMARY KEY,
+    conversation TEXT NOT NULL,
+    user_key     TEXT NOT NULL,
+    kind         TEXT NOT NULL,          -- CLARIFY | PLAN_PROGRESS | PLAN_APPROVAL_REQUIRED | DECISION | COMMITTED | UNDONE
+    detail       TEXT NOT NULL,
+    at           TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS events_conversation ON events (conversation, id);
 
 CREATE TABLE IF NOT EXISTS conversations (
     conversation TEXT PRIMARY KEY,

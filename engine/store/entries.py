@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.store.db import Database
 
 EntryKind = Literal["parsed", "note", "planned"]
-EntryStatus = Literal["active", "superseded", "deleted"]
+EntryStatus = Literal["active", "superseded", "deleted", "completed"]
 
 
 class NewEntry(BaseModel):
@@ -38,7 +38,7 @@ class NewEntry(BaseModel):
     raw_text: str
     terms: list[str] = Field(default_factory=list)
     """Canonical vocabulary terms found in the text (``bench press`` for ``벤치프레스``)."""
-    source: Literal["chat", "import", "correction"] = "chat"
+    source: Literal["chat", "import", "correction", "plan"] = "chat"
     source_key: str
     """Unique per user and origin (``turn:<inbox id>:<n>``, ``strong:<sha256 of the workout>``)."""
 
@@ -71,6 +71,31 @@ _COLUMNS = (
     "entry_id, user_key, occurred_on, domain, activity_type, kind, status, summary, data, "
     "raw_text, terms, source, source_key, supersedes, created_at"
 )
+
+
+INSERT_SQL = (
+    "INSERT OR IGNORE INTO entries (" + _COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def insert_params(user_key: str, e: NewEntry, now: str, supersedes: str | None = None) -> tuple[Any, ...]:
+    """Parameters of ``INSERT_SQL`` for one entry (shared with the patch commit)."""
+    return (
+        entry_id_for(user_key, e.source_key),
+        user_key,
+        e.occurred_on.isoformat(),
+        e.domain,
+        e.activity_type,
+        e.kind,
+        e.summary,
+        json.dumps(e.data, ensure_ascii=False),
+        e.raw_text,
+        "\n".join(e.terms),
+        e.source,
+        e.source_key,
+        supersedes,
+        now,
+    )
 
 
 def _row_to_entry(row: aiosqlite.Row) -> Entry:
@@ -106,28 +131,7 @@ class EntryStore:
         now = datetime.now(timezone.utc).isoformat()
         conn = self._db.conn
         async with self._db.lock:
-            await conn.executemany(
-                "INSERT OR IGNORE INTO entries (" + _COLUMNS + ") "
-                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, NULL, ?)",
-                [
-                    (
-                        entry_id_for(user_key, e.source_key),
-                        user_key,
-                        e.occurred_on.isoformat(),
-                        e.domain,
-                        e.activity_type,
-                        e.kind,
-                        e.summary,
-                        json.dumps(e.data, ensure_ascii=False),
-                        e.raw_text,
-                        "\n".join(e.terms),
-                        e.source,
-                        e.source_key,
-                        now,
-                    )
-                    for e in entries
-                ],
-            )
+            await conn.executemany(INSERT_SQL, [insert_params(user_key, e, now) for e in entries])
             await conn.commit()
         return await self._by_source_keys(user_key, [e.source_key for e in entries])
 
@@ -183,26 +187,7 @@ class EntryStore:
                 row = await cur.fetchone()
             if row is None:
                 raise KeyError(old_id)
-            await conn.execute(
-                "INSERT OR IGNORE INTO entries (" + _COLUMNS + ") "
-                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    entry_id_for(user_key, new.source_key),
-                    user_key,
-                    new.occurred_on.isoformat(),
-                    new.domain,
-                    new.activity_type,
-                    new.kind,
-                    new.summary,
-                    json.dumps(new.data, ensure_ascii=False),
-                    new.raw_text,
-                    "\n".join(new.terms),
-                    new.source,
-                    new.source_key,
-                    old_id,
-                    now,
-                ),
-            )
+            await conn.execute(INSERT_SQL, insert_params(user_key, new, now, supersedes=old_id))
             await conn.execute(
                 "UPDATE entries SET status = 'superseded' WHERE entry_id = ? AND user_key = ?",
                 (old_id, user_key),
@@ -253,6 +238,24 @@ class EntryStore:
             (user_key, limit),
         ) as cur:
             return [_row_to_entry(r) for r in await cur.fetchall()]
+
+    async def complete_planned(self, user_key: str, on: date, terms: Sequence[str]) -> int:
+        """Mark planned entries of that day and exercise as done, now that a log arrived."""
+        if not terms:
+            return 0
+        async with self._db.lock:
+            async with self._db.conn.execute(
+                "SELECT entry_id, terms FROM entries WHERE user_key = ? AND status = 'active' "
+                "AND kind = 'planned' AND occurred_on = ?",
+                (user_key, on.isoformat()),
+            ) as cur:
+                rows = await cur.fetchall()
+            done = [r["entry_id"] for r in rows if set(r["terms"].split("\n")) & set(terms)]
+            await self._db.conn.executemany(
+                "UPDATE entries SET status = 'completed' WHERE entry_id = ?", [(i,) for i in done]
+            )
+            await self._db.conn.commit()
+        return len(done)
 
     async def delete_all(self, user_key: str) -> int:
         """Delete every entry of a user, superseded ones included (``/forget``); returns how many."""

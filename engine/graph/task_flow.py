@@ -1,0 +1,288 @@
+"""Task formation and the approval gate (ARCHITECTURE §3): FORM_TASK → (CLARIFY →
+WAIT_USER)* → APPROVAL → EXECUTE. Nothing changes until the person approves.
+
+FORM_TASK is a bounded loop (never recursive): it investigates (entries and
+facts over widening windows, the domain's expertise) and re-forms until the
+gate passes, or it stops at ``max_attempts`` / ``max_time_ms`` / two rounds
+gaining less than ``delta_min``. Then it asks the person, or downgrades the
+TaskSheet to a WorkPlan that is only shown.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import date, datetime, timedelta, timezone
+from typing import Any, Literal
+
+import structlog
+from langgraph.types import interrupt
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from engine.agents.former import form
+from engine.agents.task_schemas import Patch, TaskFormationOutput, TaskSheet, WorkPlan
+from engine.domains.model import Domain
+from engine.facts import compute_facts, facts_text
+from engine.graph.deps import Deps
+from engine.graph.state import State
+from engine.outcomes import Answer, Citation, Logged, LoggedEntry, Notice
+from engine.tasks.formation import check_evidence, check_ops, confidence, gate, patch_id_for, stagnated
+
+log = structlog.get_logger("engine.tasks")
+MAX_TASK_QUESTIONS_ROUNDS = 2
+
+
+class ApprovalResponse(BaseModel):
+    """The validated resume value of an approval."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    decision: Literal["approve", "revise", "cancel"] = "cancel"
+    feedback: str = ""
+    cancelled: bool = False
+
+
+def _dump(model: BaseModel) -> dict[str, Any]:
+    return model.model_dump(mode="json")
+
+
+def plan_text(plan: WorkPlan) -> str:
+    """A plan in plain lines (adapters format it further)."""
+    lines = [f"Goal: {plan.goal}"] if plan.goal else []
+    lines += [f"{i}. {s}" for i, s in enumerate(plan.steps, start=1)]
+    if isinstance(plan, TaskSheet) and plan.patch.ops:
+        lines.append(f"Changes ({len(plan.patch.ops)}):")
+        for op in plan.patch.ops[:12]:
+            if op.op == "add_planned_session":
+                what = f"{op.exercise} {op.sets}×{op.reps}" + (f" @ {op.weight:g} {op.unit or ''}".rstrip() if op.weight else "")
+                lines.append(f"- plan {op.date}: {what}")
+            elif op.op == "set_goal":
+                lines.append(f"- set goal: {op.goal}")
+            else:
+                lines.append(f"- correct {op.exercise or 'entry'} {op.field}: {op.old_value} → {op.new_value}")
+        if len(plan.patch.ops) > 12:
+            lines.append(f"- … and {len(plan.patch.ops) - 12} more")
+    if plan.risk_flags:
+        lines.append("Risks: " + "; ".join(plan.risk_flags))
+    if plan.note:
+        lines.append(plan.note)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- routing (pure)
+
+
+def route_after_form_task(state: State) -> Literal["approval", "clarify_task", "remember"]:
+    task = state.get("task") or {}
+    if task.get("kind") == "task_sheet":
+        return "approval"
+    if state.get("ask"):
+        return "clarify_task"
+    return "remember"
+
+
+def route_after_approval(state: State) -> Literal["execute", "form_task", "remember"]:
+    decision = state.get("decision")
+    if decision == "approve":
+        return "execute"
+    if decision == "revise":
+        return "form_task"
+    return "remember"  # cancel, or revisions used up
+
+
+# --------------------------------------------------------------------------- nodes
+
+
+class TaskNodes:
+    def __init__(self, deps: Deps) -> None:
+        self.d = deps
+
+    def _domain(self, state: State) -> Domain:
+        for name in state.get("domains") or []:
+            domain = self.d.selector.registry.get(name)
+            if domain is not None:
+                return domain
+        fallback = self.d.selector.registry.get("general_fitness") or self.d.selector.registry.get(
+            self.d.selector.registry.names[0]
+        )
+        assert fallback is not None
+        return fallback
+
+    async def _event(self, state: State, kind: str, detail: str) -> None:
+        await self.d.patches.record_event(state["conversation"], state["user"], kind, detail)
+
+    async def form_task(self, state: State) -> dict[str, Any]:
+        domain = self._domain(state)
+        ctx = self.d.selector.build_active_context(state.get("domains") or [domain.name])
+        today = date.fromisoformat(state["today"])
+        budget, policy = domain.attempt_budget, domain.formation_policy
+        goals = "; ".join(f"{d}: {g}" for d, g in await self.d.patches.active_goals(state["user"]))
+        answers = "; ".join(f"{a['question']} -> {a['answer']}" for a in state.get("answers", []))
+        previous_task = state.get("task") or {}
+        previous = plan_text(TaskSheet.model_validate(previous_task)) if previous_task.get("kind") == "task_sheet" else ""
+        started = time.monotonic()
+        history: list[float] = []
+        problems: list[str] = []
+        out: TaskFormationOutput | None = None
+        result: dict[str, Any] = {}
+        for attempt in range(budget.max_attempts):
+            days = domain.retrieval_profile.days[min(attempt, len(domain.retrieval_profile.days) - 1)]
+            entries = await self.d.entries.between(
+                state["user"], today - timedelta(days=days - 1), today, limit=domain.retrieval_profile.max_entries
+            )
+            now = datetime.now(timezone.utc).isoformat()
+            out = await form(
+                self.d.llm,
+                ctx,
+                intent=state.get("intent", "TASK"),
+                request=state["text"],
+                today=today,
+                allowed_ops=domain.tool_profile.allowed_ops,
+                entries=entries,
+                facts=facts_text(compute_facts(entries, today=today)),
+                goals=goals,
+                answers=answers,
+                previous=previous,
+                feedback=state.get("revision_feedback", ""),
+                problems=problems,
+            )
+            if out.next_step == "no_task":
+                reply = Answer(text=f"There's nothing for me to plan or change here: {out.reasoning}")
+                return {"task": None, "ask": None, "outcomes": [*state.get("outcomes", []), _dump(reply)]}
+            check = check_ops(out.operations, domain, ctx, entries, today, now)
+            evidence = [*check.evidence, *check_evidence(out.assumptions, entries, ctx, now)]
+            conf = confidence(evidence) if not (check.problems or check.refused) else 0.0
+            history.append(conf)
+            problems = [*check.problems, *check.refused, *check.needs_user]
+            passed = gate(conf, evidence, check, policy.confidence_threshold)
+            elapsed_ms = (time.monotonic() - started) * 1000
+            await self._event(
+                state, "PLAN_PROGRESS", f"round {attempt + 1}: confidence {conf:.2f}, {len(check.ops)} changes, {len(problems)} problems"
+            )
+            log.info("task.round", attempt=attempt + 1, confidence=conf, passed=passed, problems=problems)
+            result = {"out": out, "check": check, "evidence": evidence, "conf": conf, "passed": passed}
+            if passed or out.next_step == "ask_user" or check.refused or check.needs_user:
+                break
+            if elapsed_ms > budget.max_time_ms or stagnated(history, budget.delta_min):
+                break
+        assert out is not None
+        return await self._decide(state, domain, result)
+
+    async def _decide(self, state: State, domain: Domain, r: dict[str, Any]) -> dict[str, Any]:
+        out: TaskFormationOutput = r["out"]
+        check = r["check"]
+        evidence = r["evidence"]
+        conf: float = r["conf"]
+        base = dict(
+            goal=out.goal or state["text"][:120],
+            inputs=out.inputs,
+            steps=out.steps,
+            tools_required=out.tools_required,
+            expected_output=out.expected_output,
+            risk_flags=out.risk_flags,
+        )
+        stateful = any(op.op in domain.formation_policy.task_sheet_for for op in check.ops)
+        if r["passed"] and stateful:
+            patch = Patch(patch_id=patch_id_for(state["turn_id"], state.get("revisions", 0), check.ops), ops=check.ops)
+            sheet = TaskSheet(
+                **base, assumptions=[e.claim for e in evidence], evidence=evidence, patch=patch, confidence=conf
+            )
+            return {"task": _dump(sheet), "ask": None}
+        # Not passed (or nothing to change): ask when only the person can unblock it…
+        questions = list(out.questions_for_user) or list(check.needs_user)
+        if not questions:
+            questions = [f"Is it right that {e.claim}?" for e in evidence if e.critical and e.status != "validated"][:3]
+        can_ask = (
+            "ask_user" in domain.interaction_tools
+            and not state.get("declined")
+            and state.get("clarify_rounds", 0) < MAX_TASK_QUESTIONS_ROUNDS
+            and not check.refused
+        )
+        if not r["passed"] and questions and can_ask:
+            payload = {
+                "kind": "ask",
+                "questions": [{"text": q, "options": [], "gap": q} for q in questions[:3]],
+                "why": "I need this to make the plan right before anything changes.",
+                "if_declined": "I'll show the plan without changing anything.",
+                "asked_by": state["user"],
+            }
+            await self._event(state, "CLARIFY", "; ".join(questions[:3]))
+            return {"task": None, "ask": payload, "ask_origin": "task", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
+        # …or show it as a WorkPlan: nothing is stored.
+        note = ""
+        if check.refused:
+            note = "Not done: " + "; ".join(check.refused) + "."
+        elif stateful or check.problems or check.needs_user:
+            unsure = [e.claim for e in evidence if e.critical and e.status != "validated"] + check.problems + check.needs_user
+            note = "Shown as a plan only, nothing was changed" + (f" — not confirmed: {'; '.join(unsure[:3])}" if unsure else "") + "."
+        plan = WorkPlan(**base, note=note)
+        citations = [Citation(title=s.title, source=s.ref) for e in evidence for s in e.sources][:10]
+        answer = Answer(text=plan_text(plan), citations=citations, partial=bool(note))
+        return {"task": _dump(plan), "ask": None, "outcomes": [*state.get("outcomes", []), _dump(answer)]}
+
+    async def clarify_task(self, state: State) -> dict[str, Any]:
+        # The question was prepared by FORM_TASK; this node exists so WAIT_USER stays the one pause.
+        return {}
+
+    async def approval(self, state: State) -> dict[str, Any]:
+        sheet = TaskSheet.model_validate(state["task"])
+        payload = {
+            "kind": "approval",
+            "title": sheet.goal,
+            "plan": _dump(sheet),
+            "summary": plan_text(sheet),
+            "confidence": sheet.confidence,
+            "evidence": [{"title": s.title, "source": s.ref} for e in sheet.evidence for s in e.sources][:10],
+            "asked_by": state["user"],
+        }
+        raw = interrupt(payload)
+        try:
+            reply = ApprovalResponse.model_validate(raw)
+        except ValidationError:
+            reply = ApprovalResponse(decision="cancel")
+        decision = "cancel" if reply.cancelled else reply.decision
+        update: dict[str, Any] = {"decision": decision}
+        if decision == "revise":
+            revisions = state.get("revisions", 0) + 1
+            update.update(revision_feedback=reply.feedback.strip()[:1000], revisions=revisions)
+            if revisions > self._domain(state).attempt_budget.max_attempts:
+                notice = Notice(
+                    text="That's as many revisions as I take for one plan; nothing was changed. "
+                    "Ask again with what you want.",
+                    code="revisions",
+                )
+                update.update(decision="too_many", outcomes=[*state.get("outcomes", []), _dump(notice)])
+        elif decision == "cancel":
+            notice = Notice(text="Cancelled. Nothing was changed.", code="cancelled")
+            update["outcomes"] = [*state.get("outcomes", []), _dump(notice)]
+        return update
+
+    async def record_decision(self, state: State) -> dict[str, Any]:
+        """Side effect after the interrupt: the decision goes into the conversation's history once."""
+        detail = f"{state.get('decision')} by {state['user']}"
+        if state.get("decision") == "revise" and state.get("revision_feedback"):
+            detail += f": {state['revision_feedback'][:200]}"
+        await self._event(state, "DECISION", detail)
+        return {}
+
+    async def execute(self, state: State) -> dict[str, Any]:
+        sheet = TaskSheet.model_validate(state["task"])
+        result = await self.d.patches.commit(state["user"], state["conversation"], sheet.patch)
+        if not result.replay:
+            await self._event(state, "COMMITTED", f"{sheet.patch.patch_id}: {len(result.lines)} changes")
+        created = await self.d.entries.by_ids(state["user"], result.created)
+        outcomes: list[dict[str, Any]] = []
+        if created:
+            outcomes.append(
+                _dump(
+                    Logged(
+                        entries=[
+                            LoggedEntry(entry_id=e.entry_id, on=e.occurred_on, domain=e.domain, summary=e.summary)
+                            for e in created
+                        ]
+                    )
+                )
+            )
+        goal_lines = [line for line in result.lines if line.startswith("goal (")]
+        done = "Done. " + ("; ".join(goal_lines) + ". " if goal_lines else "") + "Send /undo to revert it."
+        outcomes.append(_dump(Notice(text=done, code="committed")))
+        return {"outcomes": [*state.get("outcomes", []), *outcomes]}

@@ -1,0 +1,221 @@
+"""Committing approved patches, undoing them, and the conversation's planning events.
+
+A patch commits in one transaction through ``commit`` and only once: its id
+is derived from the turn and the plan, so a replayed EXECUTE node finds it
+already committed and changes nothing. ``undo`` reverts a user's last
+committed patch, also in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from typing import Any
+
+from engine.agents.task_schemas import Patch, PatchOp
+from engine.store.db import Database
+from engine.store.entries import INSERT_SQL, NewEntry, _COLUMNS, _row_to_entry, entry_id_for, insert_params
+from engine.summaries import exercise_line
+from engine.agents.schemas import ExerciseLog, SetDetail
+
+
+@dataclass
+class CommitResult:
+    """What a commit did (or had done, when it was a replay)."""
+
+    patch_id: str
+    created: list[str] = field(default_factory=list)
+    """Entry ids added (planned sessions, corrected copies)."""
+    superseded: list[str] = field(default_factory=list)
+    goals: list[int] = field(default_factory=list)
+    replaced_goals: list[int] = field(default_factory=list)
+    replay: bool = False
+    lines: list[str] = field(default_factory=list)
+    """One line per change, for the confirmation."""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat()
+
+
+def planned_entry(op: PatchOp, patch_id: str, index: int) -> NewEntry:
+    """A future-dated entry marked planned."""
+    name = op.exercise or "session"
+    details = [SetDetail(set_num=i, weight=op.weight, reps=op.reps) for i in range(1, (op.sets or 0) + 1)]
+    unit = op.unit if op.unit in ("kg", "lb") else None
+    ex = ExerciseLog(name=name, sets=op.sets or 0, weight_unit=unit, set_details=details)
+    summary = "planned: " + exercise_line(ex)
+    return NewEntry(
+        occurred_on=date.fromisoformat(op.date or ""),
+        domain=op.domain,
+        activity_type=op.domain,
+        kind="planned",
+        summary=summary,
+        data={"activity_type": op.domain, "domain": op.domain, "exercises": [ex.model_dump(mode="json")], "planned": True},
+        raw_text=summary,
+        terms=[name],
+        source="plan",
+        source_key=f"{patch_id}:{index}",
+    )
+
+
+def corrected_data(data: dict[str, Any], op: PatchOp) -> dict[str, Any]:
+    """The entry's data with the field changed in every set that carried the old value."""
+    new: dict[str, Any] = json.loads(json.dumps(data))
+    fld, old, value = op.field or "", op.old_value, op.new_value
+    for ex in new.get("exercises", []):
+        if op.exercise and ex.get("name") != op.exercise:
+            continue
+        if fld == "sets":
+            ex["sets"] = int(float(value or 0))
+            continue
+        for s in ex.get("set_details", []):
+            if fld in ("weight", "reps") and (old is None or _same(s.get(fld), old)):
+                s[fld] = float(value or 0) if fld == "weight" else int(float(value or 0))
+    return new
+
+
+def _same(current: Any, old: str) -> bool:
+    try:
+        return current is not None and abs(float(current) - float(old)) < 1e-9
+    except ValueError:
+        return False
+
+
+class PatchStore:
+    """Patches, goals and planning events in the application database."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def commit(self, user_key: str, conversation: str, patch: Patch) -> CommitResult:
+        """Apply every op of ``patch`` in one transaction; a second call commits nothing."""
+        conn = self._db.conn
+        async with self._db.lock:
+            async with conn.execute("SELECT undo FROM patches WHERE patch_id = ?", (patch.patch_id,)) as cur:
+                row = await cur.fetchone()
+            if row is not None:
+                done = json.loads(row[0])
+                return CommitResult(patch_id=patch.patch_id, replay=True, **done)
+            result = CommitResult(patch_id=patch.patch_id)
+            now = _now()
+            try:
+                for i, op in enumerate(patch.ops):
+                    await self._apply(user_key, patch.patch_id, i, op, now, result)
+                undo = {k: getattr(result, k) for k in ("created", "superseded", "goals", "replaced_goals", "lines")}
+                await conn.execute(
+                    "INSERT INTO patches (patch_id, user_key, conversation, ops, undo, status, committed_at) "
+                    "VALUES (?, ?, ?, ?, ?, 'committed', ?)",
+                    (patch.patch_id, user_key, conversation, patch.model_dump_json(), json.dumps(undo), now),
+                )
+                await conn.commit()
+            except BaseException:
+                await conn.rollback()
+                raise
+        return result
+
+    async def _apply(self, user: str, patch_id: str, i: int, op: PatchOp, now: str, result: CommitResult) -> None:
+        conn = self._db.conn
+        if op.op == "add_planned_session":
+            entry = planned_entry(op, patch_id, i)
+            await conn.execute(INSERT_SQL, insert_params(user, entry, now))
+            result.created.append(entry_id_for(user, entry.source_key))
+            result.lines.append(f"{entry.occurred_on.isoformat()} {entry.summary}")
+        elif op.op == "set_goal":
+            async with conn.execute(
+                "SELECT id FROM goals WHERE user_key = ? AND domain = ? AND status = 'active'", (user, op.domain)
+            ) as cur:
+                old = [r[0] for r in await cur.fetchall()]
+            await conn.executemany("UPDATE goals SET status = 'replaced' WHERE id = ?", [(g,) for g in old])
+            cur2 = await conn.execute(
+                "INSERT INTO goals (user_key, domain, goal, status, patch_id, set_at) VALUES (?, ?, ?, 'active', ?, ?)",
+                (user, op.domain, op.goal or "", patch_id, now),
+            )
+            result.goals.append(int(cur2.lastrowid or 0))
+            result.replaced_goals.extend(old)
+            result.lines.append(f"goal ({op.domain}): {op.goal}")
+        else:  # correct_entry
+            async with conn.execute(
+                f"SELECT {_COLUMNS} FROM entries WHERE entry_id = ? AND user_key = ? AND status = 'active'",
+                (op.entry_id, user),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise LookupError(f"entry {op.entry_id} is no longer there to correct")
+            original = _row_to_entry(row)
+            data = corrected_data(original.data, op)
+            summary = "; ".join(
+                exercise_line(ExerciseLog.model_validate(e)) for e in data.get("exercises", [])
+            ) or original.summary
+            fixed = NewEntry(
+                occurred_on=original.occurred_on,
+                domain=original.domain,
+                activity_type=original.activity_type,
+                kind=original.kind,
+                summary=summary,
+                data=data,
+                raw_text=original.raw_text + f"\n(corrected: {op.field} {op.old_value} -> {op.new_value})",
+                terms=original.terms,
+                source="correction",
+                source_key=f"{patch_id}:{i}",
+            )
+            await conn.execute(INSERT_SQL, insert_params(user, fixed, now, supersedes=original.entry_id))
+            await conn.execute("UPDATE entries SET status = 'superseded' WHERE entry_id = ?", (original.entry_id,))
+            result.created.append(entry_id_for(user, fixed.source_key))
+            result.superseded.append(original.entry_id)
+            result.lines.append(f"{original.occurred_on.isoformat()} {original.summary} → {summary}")
+
+    async def undo_last(self, user_key: str) -> tuple[str, list[str]] | None:
+        """Revert the user's last committed patch; returns its id and lines, or None."""
+        conn = self._db.conn
+        async with self._db.lock:
+            async with conn.execute(
+                "SELECT patch_id, undo FROM patches WHERE user_key = ? AND status = 'committed' "
+                "ORDER BY committed_at DESC, rowid DESC LIMIT 1",
+                (user_key,),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return None
+            patch_id, undo = row[0], json.loads(row[1])
+            try:
+                await conn.executemany(
+                    "UPDATE entries SET status = 'deleted' WHERE entry_id = ?", [(e,) for e in undo["created"]]
+                )
+                await conn.executemany(
+                    "UPDATE entries SET status = 'active' WHERE entry_id = ?", [(e,) for e in undo["superseded"]]
+                )
+                await conn.executemany("UPDATE goals SET status = 'undone' WHERE id = ?", [(g,) for g in undo["goals"]])
+                await conn.executemany(
+                    "UPDATE goals SET status = 'active' WHERE id = ?", [(g,) for g in undo["replaced_goals"]]
+                )
+                await conn.execute("UPDATE patches SET status = 'undone' WHERE patch_id = ?", (patch_id,))
+                await conn.commit()
+            except BaseException:
+                await conn.rollback()
+                raise
+        return patch_id, list(undo.get("lines", []))
+
+    async def active_goals(self, user_key: str) -> list[tuple[str, str]]:
+        async with self._db.conn.execute(
+            "SELECT domain, goal FROM goals WHERE user_key = ? AND status = 'active' ORDER BY id", (user_key,)
+        ) as cur:
+            return [(r[0], r[1]) for r in await cur.fetchall()]
+
+    async def record_event(self, conversation: str, user_key: str, kind: str, detail: str) -> None:
+        async with self._db.lock:
+            await self._db.conn.execute(
+                "INSERT INTO events (conversation, user_key, kind, detail, at) VALUES (?, ?, ?, ?, ?)",
+                (conversation, user_key, kind, detail[:500], _now()),
+            )
+            await self._db.conn.commit()
+
+    async def events(self, conversation: str, limit: int = 20) -> list[tuple[str, str, str, str]]:
+        """The newest events of a conversation, oldest first: (at, kind, user, detail)."""
+        async with self._db.conn.execute(
+            "SELECT at, kind, user_key, detail FROM events WHERE conversation = ? ORDER BY id DESC LIMIT ?",
+            (conversation, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [(r[0], r[1], r[2], r[3]) for r in reversed(list(rows))]
