@@ -136,3 +136,38 @@ def evaluator(verdict: str = "pass", missing_data: bool = False, feedback: str =
         "feedback": feedback,
         "verdict": verdict,
     }
+
+
+def op_plan(date: str, exercise: str = "bench press", sets: int = 5, reps: int = 5, weight: float = 60) -> dict[str, Any]:
+    return {"op": "add_planned_session", "date": date, "exercise": exercise, "sets": sets, "reps": reps, "weight": weight, "unit": "kg"}
+
+
+def op_correct(old: str, new: str, exercise: str = "bench press", field: str = "weight") -> dict[str, Any]:
+    return {"op": "correct_entry", "exercise": exercise, "field": field, "old_value": old, "new_value": new}
+
+
+def former(
+    next_step: str = "ready",
+    operations: list[dict[str, Any]] | None = None,
+    assumptions: list[dict[str, Any]] | None = None,
+    questions: list[str] | None = None,
+    goal: str = "Bench 70 kg for 5",
+    steps: list[str] | None = None,
+) -> dict[str, Any]:
+    return {
+        "reasoning": "progressive overload from the current working weight",
+        "goal": goal,
+        "inputs": ["recent bench sessions"],
+        "steps": steps if steps is not None else ["Add 2.5 kg a week", "Test 5 reps in week 4"],
+        "tools_required": ["entries"],
+        "expected_output": "four weeks of planned sessions",
+        "risk_flags": [],
+        "assumptions": assumptions if assumptions is not None else [],
+        "operations": operations or [],
+        "questions_for_user": questions or [],
+        "next_step": next_step,
+    }
+
+
+def assumption(claim: str, status: str = "validated", source: str = "domain", critical: bool = True) -> dict[str, Any]:
+    return {"claim": claim, "critical": critical, "status": status, "source": source}

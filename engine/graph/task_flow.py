@@ -186,6 +186,9 @@ class TaskNodes:
             sheet = TaskSheet(
                 **base, assumptions=[e.claim for e in evidence], evidence=evidence, patch=patch, confidence=conf
             )
+            await self._event(
+                state, "PLAN_APPROVAL_REQUIRED", f"{len(patch.ops)} changes, confidence {conf:.2f}: {sheet.goal[:120]}"
+            )
             return {"task": _dump(sheet), "ask": None}
         # Not passed (or nothing to change): ask when only the person can unblock it…
         questions = list(out.questions_for_user) or list(check.needs_user)
