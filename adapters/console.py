@@ -12,7 +12,9 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TextIO
 
-from engine.outcomes import Answer, ApprovalRequest, Ask, Failure, Logged, Notice, Outcome
+from pathlib import Path
+
+from engine.outcomes import Answer, ApprovalRequest, Ask, Document, Failure, Logged, Notice, Outcome
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume, Turn
 
 HELP = """\
@@ -23,12 +25,25 @@ Commands:
   /reset   start a fresh conversation (your entries are kept)
   /cancel  drop the open question
   /retry   run again a message that failed (e.g. while the model was down)
-  /status  show the open question, if any
+  /status  show the open question or plan, if any
+  /undo    revert the last approved plan or correction
+  /history planning events of this conversation
+  /export  write your entries to a CSV file here (/export json for JSON)
+  /forget  delete everything Almanac keeps about you (asks first)
   /tz Area/City   set your time zone
+When a plan is shown: approve / revise <what should change> / cancel
   /help    this text
   /quit    leave (an open question waits for you)"""
 
-COMMANDS = {"/reset": "reset", "/cancel": "cancel", "/retry": "retry", "/status": "status"}
+COMMANDS = {
+    "/reset": "reset",
+    "/cancel": "cancel",
+    "/retry": "retry",
+    "/status": "status",
+    "/undo": "undo",
+    "/history": "history",
+    "/export": "export",
+}
 
 
 class Handler(Protocol):
@@ -54,10 +69,14 @@ def render(outcome: Outcome) -> str:
         lines.append("  type a number, your own answer, or 'skip'" + (f" — if skipped: {outcome.if_declined}" if outcome.if_declined else ""))
         return "\n".join(lines)
     if isinstance(outcome, ApprovalRequest):
+        sources = "".join(f"\n  - {e.title}" for e in outcome.evidence[:5])
         return (
-            f"Plan: {outcome.title} (confidence {outcome.confidence:.0%})\n{outcome.summary}\n"
-            "  type: approve / revise <what should change> / cancel"
+            f"Plan: {outcome.title} (confidence {outcome.confidence:.0%})\n{outcome.summary}"
+            + (f"\n  based on:{sources}" if sources else "")
+            + "\n  nothing changes until you type: approve / revise <what should change> / cancel"
         )
+    if isinstance(outcome, Document):
+        return f"· {outcome.filename} ({outcome.caption})"
     if isinstance(outcome, Failure):
         return f"! {outcome.text}"
     assert isinstance(outcome, Notice)
@@ -67,8 +86,16 @@ def render(outcome: Outcome) -> str:
 class ConsoleChat:
     """A chat in the terminal for one person (``console:<name>``)."""
 
-    def __init__(self, engine: Handler, name: str, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        engine: Handler,
+        name: str,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        export_dir: Path | None = None,
+    ) -> None:
         self._engine = engine
+        self._export_dir = export_dir or Path.cwd()
         self._key = f"console:{name}"
         self._in = stdin or sys.stdin
         self._out = stdout or sys.stdout
@@ -94,6 +121,12 @@ class ConsoleChat:
         for outcome in outcomes:
             if isinstance(outcome, (Ask, ApprovalRequest)):
                 self._pending = outcome
+            if isinstance(outcome, Document):
+                # Written only because the person asked for it with /export.
+                path = self._export_dir / outcome.filename
+                path.write_text(outcome.content, encoding="utf-8")
+                self._print(f"· wrote {outcome.caption} to {path}")
+                continue
             self._print(render(outcome))
         if not any(isinstance(o, (Ask, ApprovalRequest)) for o in outcomes) and not any(
             isinstance(o, Failure) for o in outcomes
@@ -107,9 +140,11 @@ class ConsoleChat:
             cmd, _, arg = line.strip().partition(" ")
             cmd = cmd.lower()
             if cmd in COMMANDS:
-                return Control(conversation=key, user=key, action=COMMANDS[cmd])  # type: ignore[arg-type]
+                return Control(conversation=key, user=key, action=COMMANDS[cmd], argument=arg.strip())  # type: ignore[arg-type]
             if cmd in ("/tz", "/timezone"):
                 return Control(conversation=key, user=key, action="timezone", argument=arg)
+            if cmd == "/forget" and arg.strip().lower() == "yes":
+                return Control(conversation=key, user=key, action="forget")
             return None
         pending = self._pending
         if isinstance(pending, Ask):
@@ -144,6 +179,9 @@ class ConsoleChat:
                 return
             if line.strip().lower() == "/help":
                 self._print(HELP)
+                continue
+            if line.strip().lower() == "/forget":
+                self._print("· This deletes all your entries and this conversation. Type /forget yes to confirm.")
                 continue
             if not line.strip():
                 continue

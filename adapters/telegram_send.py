@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -253,8 +254,8 @@ class Working:
             log.info("telegram.status_failed", chat_id=self._chat.chat_id, reason=str(exc))
             return None
 
-    async def _quietly(self, call: object) -> None:
+    async def _quietly(self, call: Awaitable[object]) -> None:
         try:
-            await call  # type: ignore[misc]
+            await call
         except TelegramError as exc:
             log.info("telegram.sign_failed", chat_id=self._chat.chat_id, reason=str(exc))

@@ -11,6 +11,7 @@ import asyncio
 import getpass
 import re
 import sys
+from pathlib import Path
 
 import structlog
 
@@ -56,7 +57,7 @@ async def _run_console(settings: Settings, name: str) -> None:
     from engine.engine import Engine
 
     async with Engine.open(settings.engine_config()) as engine:
-        await ConsoleChat(engine, name).run()
+        await ConsoleChat(engine, name, export_dir=Path.cwd()).run()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -66,7 +67,12 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(run_data_command(args))
     settings = load_settings()
     mode = _mode(args, settings)
-    if mode in ("telegram", "slack"):
+    if mode == "telegram":
+        from bot.run_telegram import main as run_telegram
+
+        run_telegram(settings)  # logs to stderr: the terminal is not a chat here
+        return
+    if mode == "slack":
         fail(
             f"the {mode} adapter is not part of this version yet; "
             f"unset {mode.upper()}_BOT_TOKEN to chat in the console (python -m bot console)"

@@ -319,6 +319,7 @@ class Engine:
         """Delete everything Almanac keeps about the user; the adapter asks for confirmation first."""
         removed = await self.entries.delete_all(turn.user)
         await self.inbox.forget_user(turn.user)
+        await self.patches.forget_user(turn.user)
         await self.conversations.forget_user(turn.user)
         await self.checkpointer.adelete_thread(thread)
         await self.conversations.new_epoch(turn.conversation)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from adapters.console import ConsoleChat
 from tests import scripts
@@ -62,3 +63,27 @@ async def test_model_down_then_retry(open_engine: OpenEngine, fake: FakeOllama) 
     back = await chat(open_engine, ["/retry", "/retry"])
     assert back.count("✓ logged") == 1
     assert "Nothing to retry" in back
+
+
+async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path) -> None:
+    from datetime import date, timedelta
+
+    from tests.test_task_flow import good_plan
+
+    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("TASK", ["strength"]))
+    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5, date_text="2026-11-22"))
+    fake.script("TaskFormationOutput", good_plan())
+    out = io.StringIO()
+    lines = ["bench 55kg 10x5 2026-11-22", "plan my week", "approve", "/history", "/undo", "/export", "/forget", "/forget yes", "/quit"]
+    async with open_engine() as engine:
+        chat_ = ConsoleChat(engine, "kim", stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out, export_dir=tmp_path)
+        # The plan's dates are fixed in the script; the log is dated explicitly to match them.
+        await chat_.run()
+        assert await engine.entries.count("console:kim") == 0
+    text = out.getvalue()
+    assert "Plan: Bench 70 kg for 5" in text and "nothing changes until you type: approve" in text
+    assert "Done." in text and "DECISION approve by console:kim" in text and "Undone:" in text
+    exported = list(tmp_path.glob("almanac-entries-*.csv"))
+    assert len(exported) == 1 and "bench press" in exported[0].read_text()
+    assert "Type /forget yes to confirm" in text and "deleted 1 entries" in text
+    del date, timedelta

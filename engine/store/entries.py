@@ -258,11 +258,15 @@ class EntryStore:
         return len(done)
 
     async def delete_all(self, user_key: str) -> int:
-        """Delete every entry of a user, superseded ones included (``/forget``); returns how many."""
+        """Delete every row of a user's entries (``/forget``); returns how many they could see."""
         async with self._db.lock:
-            cur = await self._db.conn.execute("DELETE FROM entries WHERE user_key = ?", (user_key,))
+            async with self._db.conn.execute(
+                "SELECT count(*) FROM entries WHERE user_key = ? AND status != 'deleted'", (user_key,)
+            ) as cur:
+                row = await cur.fetchone()
+            await self._db.conn.execute("DELETE FROM entries WHERE user_key = ?", (user_key,))
             await self._db.conn.commit()
-            return cur.rowcount
+        return int(row[0]) if row else 0
 
     async def count(self, user_key: str) -> int:
         async with self._db.conn.execute(

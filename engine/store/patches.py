@@ -203,6 +203,13 @@ class PatchStore:
         ) as cur:
             return [(r[0], r[1]) for r in await cur.fetchall()]
 
+    async def forget_user(self, user_key: str) -> None:
+        """Drop a user's patches, goals and planning events (``/forget``)."""
+        async with self._db.lock:
+            for table in ("patches", "goals", "events"):
+                await self._db.conn.execute(f"DELETE FROM {table} WHERE user_key = ?", (user_key,))
+            await self._db.conn.commit()
+
     async def record_event(self, conversation: str, user_key: str, kind: str, detail: str) -> None:
         async with self._db.lock:
             await self._db.conn.execute(

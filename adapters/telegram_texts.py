@@ -1,0 +1,72 @@
+"""What the Telegram adapter itself says (HTML), and the command menu."""
+
+from __future__ import annotations
+
+COMMANDS: list[tuple[str, str]] = [
+    ("start", "What Almanac does and what it keeps"),
+    ("help", "How to use Almanac"),
+    ("log", "Log a workout: /log bench 55kg 10x5"),
+    ("ask", "Ask about your training"),
+    ("cancel", "Drop the open question or plan"),
+    ("reset", "Start a fresh conversation (entries are kept)"),
+    ("retry", "Run again a message that failed"),
+    ("status", "Show the open question"),
+    ("timezone", "Set your time zone: /timezone Asia/Seoul"),
+    ("export", "Download your entries as a CSV file"),
+    ("forget", "Delete all your entries and this conversation"),
+]
+"""Registered with setMyCommands at start-up, in menu order."""
+
+HELP = """\
+Write what you did, in your own words: <i>bench 55kg 10x5</i>, <i>어제 스쿼트 100키로 5x5</i>, <i>5k in 25:30</i>.
+Ask about it: <i>is my bench better than last week?</i>
+When I am not sure, I ask — tap a choice or just type the answer.
+In a group, mention me or reply to me; everyone's entries stay their own.
+
+/log <i>text</i> — log this
+/ask <i>question</i> — ask about your training
+/cancel — drop the open question or plan
+/reset — start a fresh conversation (entries are kept)
+/retry — run again a message that failed
+/status — show the open question
+/timezone <i>Area/City</i> — your time zone, so “yesterday” means yours
+/export — your entries as a CSV file
+/forget — delete all your entries and this conversation"""
+
+START = f"""\
+<b>Almanac</b> keeps your training log and answers questions about it.
+
+<b>What it keeps:</b> the entries you log (what, when, how much), the messages you send it, and \
+the state of this conversation — on the server of whoever runs this Almanac, with its own language model. \
+Your entries are yours alone, also in groups.
+<b>How to delete it:</b> /export downloads your entries; /forget deletes all of them and this conversation.
+
+{HELP}"""
+
+APOLOGY = "Sorry, something went wrong on my side. It is logged; please try again in a moment."
+REFUSAL = "Sorry, this Almanac is private: it only talks to the people its owner allowed."
+NOT_YOURS = "Only the person who was asked can answer that."
+ALREADY = "That was already answered."
+BROKEN_BUTTON = "This button no longer works."
+QUEUED = "Got it: right after the current message."
+FORGET_CONFIRM = (
+    "<b>Delete everything Almanac keeps about you?</b>\n"
+    "All your entries and this conversation are deleted for good. /export first if you want a copy."
+)
+FORGET_EXPIRED = "This confirmation has expired; send /forget again."
+ATTACHMENT_HINT = "I read text only: tell me in words what you did, e.g. <i>bench 55kg 10x5</i>."
+
+
+def usage(command: str) -> str:
+    """A one-line hint for a command that needs an argument."""
+    examples = {
+        "log": "/log bench 55kg 10x5",
+        "ask": "/ask is my bench better than last week?",
+        "timezone": "/timezone Asia/Seoul",
+    }
+    return f"Usage: <code>{examples[command]}</code>"
+
+
+def unknown(command: str) -> str:
+    """The hint for a command Almanac does not know (the name is escaped by the caller)."""
+    return f"I don't know /{command}. /help lists what I understand."
