@@ -205,7 +205,7 @@ class Meta:
     users: int
     version: int = BUILD_VERSION
     schema: str = ""
-    """Hash of ``engine.store.db.SCHEMA`` at build time: a file built with another schema is rebuilt."""
+    """``schema_hash()`` at build time: a file built with another entries schema is rebuilt."""
     total_rows: int = 0
     build_seconds: float = 0.0
     generate_seconds: float = 0.0
@@ -498,7 +498,21 @@ class Generator:
 
 
 def schema_hash() -> str:
-    return hashlib.sha256(SCHEMA.encode()).hexdigest()[:16]
+    """Fingerprint of the entries part of ``SCHEMA`` (table, indexes, FTS, triggers; comments ignored).
+
+    Other tables do not matter here, and ``Database.open`` creates new ones on a kept file anyway.
+    """
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(SCHEMA)
+    rows = conn.execute(
+        "SELECT type, name, sql FROM sqlite_master WHERE tbl_name IN ('entries', 'entries_fts') ORDER BY type, name"
+    ).fetchall()
+    conn.close()
+    norm = [
+        (t, n, " ".join(line.split("--")[0].strip() for line in (sql or "").splitlines()).split())
+        for t, n, sql in rows
+    ]
+    return hashlib.sha256(repr(norm).encode()).hexdigest()[:16]
 
 
 def meta_path(db: Path) -> Path:

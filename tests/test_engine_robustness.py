@@ -239,5 +239,6 @@ async def test_checkpoints_stay_flat_over_many_turns(sqlite_engine: OpenEngine, 
                 assert rows[0] == 1 and writes == 0
         state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
         assert len(state.values["history"]) == 6
-    # History is trimmed, so turn 30's checkpoint is no bigger than turn 10's (give or take digits).
-    assert sizes[1] <= sizes[0] + 64
+    # History is trimmed, so turn 30's checkpoint is no bigger than turn 10's, give or take
+    # LangGraph's channel version strings, whose random suffix varies in length (~100 B).
+    assert sizes[1] <= sizes[0] + 256

@@ -134,6 +134,7 @@ class Database:
             conn = await aiosqlite.connect(path)
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA journal_size_limit=4194304")
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.executescript(SCHEMA)
             await conn.commit()
