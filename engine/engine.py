@@ -12,7 +12,6 @@ import json
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import structlog
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -21,6 +20,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, Interrupt
 from pydantic import TypeAdapter
 
+from engine import controls
 from engine.config import EngineConfig
 from engine.dates import today_in
 from engine.domains.registry import DomainRegistry, DomainSelector
@@ -31,9 +31,7 @@ from engine.graph.state import fresh_turn
 from engine.graph.steps import Progress, current_progress
 from engine.llm import LLM
 from engine.locks import KeyedLocks
-from engine.exporters import ExportFormat, all_entries
-from engine.exporters import render as render_export
-from engine.outcomes import ApprovalRequest, Ask, Citation, Document, Failure, Notice, Outcome, Question
+from engine.outcomes import ApprovalRequest, Ask, Citation, Failure, Notice, Outcome, Question
 from engine.store.db import Database, check_writable
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Inbox
@@ -247,15 +245,23 @@ class Engine:
         if action == "retry":
             return await self._retry(turn, thread)
         if action == "timezone":
-            return await self._set_timezone(turn)
+            return await controls.set_timezone(self.conversations, turn)
         if action == "export":
-            return await self._export(turn)
+            return await controls.export(self.entries, turn, await self._timezone(turn.user))
         if action == "undo":
-            return await self._undo(turn)
+            return await controls.undo(self.patches, turn)
         if action == "history":
-            return await self._history(turn)
+            return await controls.history(self.patches, turn)
         if action == "forget":
-            return await self._forget(turn, thread)
+            removed = await controls.forget(self.entries, self.inbox, self.conversations, self.patches, turn)
+            await self.checkpointer.adelete_thread(thread)
+            await self.conversations.new_epoch(turn.conversation)
+            return [
+                Notice(
+                    text=f"Done: deleted {removed} entries and this conversation. Nothing of yours is kept.",
+                    code="forgotten",
+                )
+            ]
         return [Notice(text=f"/{action} is not available in this version of Almanac.", code="not_available")]
 
     async def _retry(self, turn: Control, thread: str) -> list[Outcome]:
@@ -292,56 +298,6 @@ class Engine:
             if any(isinstance(o, Failure) for o in result):
                 break
         return outcomes
-
-    async def _undo(self, turn: Control) -> list[Outcome]:
-        undone = await self.patches.undo_last(turn.user)
-        if undone is None:
-            return [Notice(text="Nothing to undo: no approved plan or correction of yours is in effect.", code="nothing")]
-        patch_id, lines = undone
-        await self.patches.record_event(turn.conversation, turn.user, "UNDONE", patch_id)
-        body = "\n".join(f"- {line}" for line in lines[:10])
-        return [Notice(text="Undone:\n" + body if body else "Undone.", code="undone")]
-
-    async def _history(self, turn: Control) -> list[Outcome]:
-        events = await self.patches.events(turn.conversation)
-        if not events:
-            return [Notice(text="No planning events in this conversation yet.", code="nothing")]
-        lines = [f"{at[:16].replace('T', ' ')} {kind} {detail}" for at, kind, _user, detail in events]
-        return [Notice(text="\n".join(lines), code="history")]
-
-    async def _export(self, turn: Control) -> list[Outcome]:
-        entries = await all_entries(self.entries, turn.user)
-        if not entries:
-            return [Notice(text="You have no entries yet, so there is nothing to export.", code="nothing")]
-        fmt: ExportFormat = "json" if turn.argument.strip().lower() == "json" else "csv"
-        today = today_in(await self._timezone(turn.user), turn.at).isoformat()
-        return [
-            Document(
-                filename=f"almanac-entries-{today}.{fmt}",
-                mime="application/json" if fmt == "json" else "text/csv",
-                content=render_export(entries, fmt),
-                caption=f"{len(entries)} entries",
-            )
-        ]
-
-    async def _forget(self, turn: Control, thread: str) -> list[Outcome]:
-        """Delete everything Almanac keeps about the user; the adapter asks for confirmation first."""
-        removed = await self.entries.delete_all(turn.user)
-        await self.inbox.forget_user(turn.user)
-        await self.patches.forget_user(turn.user)
-        await self.conversations.forget_user(turn.user)
-        await self.checkpointer.adelete_thread(thread)
-        await self.conversations.new_epoch(turn.conversation)
-        return [Notice(text=f"Done: deleted {removed} entries and this conversation. Nothing of yours is kept.", code="forgotten")]
-
-    async def _set_timezone(self, turn: Control) -> list[Outcome]:
-        name = turn.argument.strip()
-        try:
-            ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            return [Notice(text=f"“{name}” is not a time zone I know. Use a name like Asia/Seoul or Europe/Berlin.", code="bad_timezone")]
-        await self.conversations.set_timezone(turn.user, name)
-        return [Notice(text=f"Time zone set to {name}. “Yesterday” now means yesterday there.", code="timezone")]
 
     # ------------------------------------------------------------------ graph
 
