@@ -34,8 +34,8 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from operator import attrgetter
-from typing import Any, Literal, NamedTuple
+from operator import itemgetter
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -184,36 +184,23 @@ def facts_text(facts: Iterable[Fact]) -> str:
 # ---------------------------------------------------------------- scanning
 
 
-class _Row(NamedTuple):
-    """One exercise in one entry (or one day, once merged).
-
-    Weights are in the exercise's comparison unit except ``*_w``, which are as
-    logged in ``*_unit``; -1 marks a number its sets do not give (no weighted
-    set, no bodyweight set). Flat fields: a row is built for every logged
-    exercise, and nested tuples would double its cost.
-    """
-
-    day: date
-    entry_id: str
-    log: dict[str, Any]
-    volume: float
-    top: float
-    top_w: float
-    top_r: int
-    top_unit: str
-    e1: float
-    e1_w: float
-    e1_r: int
-    e1_unit: str
-    reps: float
-    """Total reps of bodyweight (no weight) sets."""
-    max_reps: float
-    """Most reps in one bodyweight set."""
-
-
-# A NamedTuple's generated constructor costs three times this, and a row is
-# built for every logged exercise.
-_new_row = tuple.__new__
+# A row: one logged exercise in one entry (or one day, once merged), read by
+# the scan. Weights are in the exercise's comparison unit except the ``*_W``
+# fields, which are as logged in ``*_UNIT`` (None when no weighted set);
+# -1 marks a number its sets do not give (no weighted set, no bodyweight set).
+# A row is built for every logged exercise, so it is a plain tuple of atomic
+# values and not a NamedTuple: the garbage collector untracks such tuples at
+# its first pass, where it would traverse 10,000 NamedTuples (or rows holding
+# the logged dict) again and again, which cost more than all the sums. The
+# logged exercise is found again by position (AT, EX_AT).
+_Row = tuple[Any, ...]
+(
+    _DAY, _ENTRY_ID, _AT, _EX_AT, _VOLUME, _TOP, _TOP_W, _TOP_R, _TOP_UNIT,
+    _E1, _E1_W, _E1_R, _E1_UNIT, _REPS, _MAX_REPS,
+) = range(15)
+"""Row fields. AT: index of the entry in the entries given; EX_AT: of the
+exercise in its ``data["exercises"]``; REPS and MAX_REPS: total and most reps
+of bodyweight (no weight) sets."""
 
 
 def _sum(a: float, b: float) -> float:
@@ -222,12 +209,12 @@ def _sum(a: float, b: float) -> float:
 
 def _merge(a: _Row, b: _Row) -> _Row:
     """Two rows of one exercise on one day as one session (a workout logged in two messages)."""
-    top = a if (a.top, a.top_r) >= (b.top, b.top_r) else b
-    e1 = a if a.e1 >= b.e1 else b
-    return a._replace(
-        volume=_sum(a.volume, b.volume), top=top.top, top_w=top.top_w, top_r=top.top_r, top_unit=top.top_unit,
-        e1=e1.e1, e1_w=e1.e1_w, e1_r=e1.e1_r, e1_unit=e1.e1_unit,
-        reps=_sum(a.reps, b.reps), max_reps=max(a.max_reps, b.max_reps),
+    top = a if (a[_TOP], a[_TOP_R]) >= (b[_TOP], b[_TOP_R]) else b
+    e1 = a if a[_E1] >= b[_E1] else b
+    return (
+        a[_DAY], a[_ENTRY_ID], a[_AT], a[_EX_AT], _sum(a[_VOLUME], b[_VOLUME]),
+        *top[_TOP : _TOP_UNIT + 1], *e1[_E1 : _E1_UNIT + 1],
+        _sum(a[_REPS], b[_REPS]), max(a[_MAX_REPS], b[_MAX_REPS]),
     )
 
 
@@ -246,8 +233,6 @@ class _Bout:
 @dataclass(slots=True)
 class _Scan:
     lifts: dict[str, list[_Row]] = field(default_factory=dict)
-    units: dict[str, set[str]] = field(default_factory=dict)
-    """Per exercise, the units of its weighted logs."""
     unordered: set[str] = field(default_factory=set)
     """Exercises whose rows are not one per day in date order."""
     sessions: dict[str, dict[date, list[str]]] = field(default_factory=dict)
@@ -319,14 +304,14 @@ def _scan(
             factors, the rare exercise logged in more than one unit.
     """
     scan = _Scan()
-    lifts, units, names = scan.lifts, scan.units, dict[Any, str]()
-    for e in entries:
+    lifts, names = scan.lifts, dict[Any, str]()
+    for at, e in enumerate(entries):
         if e.status != "active" or e.kind != "parsed":
             continue
         day, eid, data = e.occurred_on, e.entry_id, e.data
         if e.domain not in _NOT_TRAINING and factors is None:
             scan.sessions.setdefault(e.domain, {}).setdefault(day, []).append(eid)
-        for ex in data.get("exercises") or ():
+        for ex_at, ex in enumerate(data.get("exercises") or ()):
             raw = ex.get("name")
             name = names.get(raw)
             if name is None:
@@ -338,17 +323,22 @@ def _scan(
             # Hot loop, over every set of every session: inline, locals only, no calls.
             volume, top_w, top_r, e1, e1_w, e1_r = 0.0, -1.0, 0, -1.0, 0.0, 0
             reps, max_reps = 0, -1
+            last_w, last_r, last_v = None, None, 0.0
             for st in ex.get("set_details") or ():
                 r = st.get("reps")
+                w = st.get("weight")
+                if w == last_w and r == last_r:  # straight sets: a repeat adds only volume
+                    volume += last_v
+                    continue
                 if r is None:
                     continue
-                w = st.get("weight")
                 if w is None:
                     reps += r
                     if r > max_reps:
                         max_reps = r
                     continue
-                volume += w * r
+                last_w, last_r, last_v = w, r, w * r
+                volume += last_v
                 if r > 0:  # a missed lift (0 reps) is no heaviest set and no 1RM
                     if w > top_w or (w == top_w and r > top_r):
                         top_w, top_r = w, r
@@ -358,24 +348,24 @@ def _scan(
             if max_reps < 0:
                 reps = -1
             if top_w < 0 or not factor:
-                volume = top_w = e1 = -1.0
-            row = _new_row(
-                _Row,
-                (day, eid, ex, volume * factor if volume >= 0 else -1.0, top_w * factor if top_w >= 0 else -1.0,
-                 top_w, top_r, unit, e1 * factor if e1 >= 0 else -1.0, e1_w, e1_r, unit, reps, max_reps),
-            )
+                row: _Row = (day, eid, at, ex_at, -1.0, -1.0, -1.0, 0, None, -1.0, 0.0, 0, None, reps, max_reps)
+            elif factor == 1.0:
+                row = (day, eid, at, ex_at, volume, top_w, top_w, top_r, unit, e1, e1_w, e1_r, unit, reps, max_reps)
+            else:
+                row = (
+                    day, eid, at, ex_at, volume * factor, top_w * factor, top_w, top_r, unit,
+                    e1 * factor if e1 >= 0 else -1.0, e1_w, e1_r, unit, reps, max_reps,
+                )
             rows = lifts.get(name)
             if rows is None:
-                lifts[name], units[name] = [row], set()
+                lifts[name] = [row]
             else:
-                if rows[-1].day >= day:
+                if rows[-1][_DAY] >= day:
                     scan.unordered.add(name)
                 rows.append(row)
-            if top_w >= 0:
-                units[name].add(unit)
         if not cardio:
             continue
-        sport = e.domain if e.domain in _SPORTS else str(data.get("activity_type", ""))
+        sport = e.domain if e.domain in _SPORTS else e.activity_type
         if sport == "running":
             scan.bouts.setdefault(sport, []).append(_run(day, eid, _metrics(data)))
         elif sport == "swimming":
@@ -386,7 +376,8 @@ def _scan(
 # ---------------------------------------------------------------- strength
 
 
-_DAY = attrgetter("day")
+_BY_DAY = itemgetter(_DAY)
+_BY_ID = itemgetter(_ENTRY_ID)
 
 
 @dataclass(slots=True)
@@ -400,30 +391,33 @@ class _Lift:
     days: list[_Row]
     more: dict[date, list[_Row]]
     """The other rows of days logged in several entries (their ids and sets)."""
+    entries: Sequence[Entry]
 
     @property
     def note(self) -> str:
         return " (lb converted to kg)" if self.converted else ""
 
     def ids(self, row: _Row) -> list[str]:
-        return list(dict.fromkeys([row.entry_id, *(r.entry_id for r in self.more.get(row.day, ()))]))
+        return list(dict.fromkeys([row[_ENTRY_ID], *(r[_ENTRY_ID] for r in self.more.get(row[_DAY], ()))]))
 
     def logs(self, row: _Row) -> list[dict[str, Any]]:
-        return [row.log, *(r.log for r in self.more.get(row.day, ()))]
+        """The logged exercises (``data["exercises"]`` items) of the row's day."""
+        rows = [row, *self.more.get(row[_DAY], ())]
+        return [self.entries[r[_AT]].data["exercises"][r[_EX_AT]] for r in rows]
 
     def all_ids(self, rows: Iterable[_Row]) -> list[str]:
         if not self.more:
-            return [r.entry_id for r in rows]
+            return list(map(_BY_ID, rows))
         return [i for r in rows for i in self.ids(r)]
 
 
-def _set_text(w: float, r: int, logged_unit: str, unit: str) -> str:
+def _set_text(w: float, r: int, logged_unit: str | None, unit: str) -> str:
     """``55 kg × 10``, or ``135 lb (61.2 kg) × 5`` when converted to ``unit``.
 
     Built only for sets that are shown: formatting every session's sets would
     cost more than computing them.
     """
-    if logged_unit == unit:
+    if logged_unit == unit or logged_unit is None:
         return f"{_with_unit(_fmt(w), unit)} × {r}"
     return f"{_fmt(w)} {logged_unit} ({_fmt(w * LB_TO_KG)} {unit}) × {r}"
 
@@ -443,8 +437,12 @@ def _comparison_unit(units: set[str]) -> tuple[str, dict[str, float]]:
 
 def _lifts(entries: Sequence[Entry], scan: _Scan) -> list[_Lift]:
     """Each scanned exercise as one session per day, by date, in one comparison unit."""
-    plans = {name: _comparison_unit(units) for name, units in scan.units.items()}
-    mixed = {name: plan[1] for name, plan in plans.items() if len(scan.units[name]) > 1}
+    # Units of the weighted rows (unweighted ones have None), read at C speed.
+    units: dict[str, set[str]] = {
+        name: set(map(itemgetter(_TOP_UNIT), rows)) - {None} for name, rows in scan.lifts.items()
+    }
+    plans = {name: _comparison_unit(u) for name, u in units.items()}
+    mixed = {name: plan[1] for name, plan in plans.items() if len(units[name]) > 1}
     rows_of, unordered = scan.lifts, scan.unordered
     if mixed:
         again = _scan(entries, mixed.keys(), cardio=False, factors=mixed)
@@ -453,17 +451,17 @@ def _lifts(entries: Sequence[Entry], scan: _Scan) -> list[_Lift]:
     for name in sorted(rows_of):
         rows, more = rows_of[name], dict[date, list[_Row]]()
         if name in unordered:
-            rows.sort(key=_DAY)  # stable: same-day rows stay in entry order
+            rows.sort(key=_BY_DAY)  # stable: same-day rows stay in entry order
             days: list[_Row] = []
             for r in rows:
-                if days and days[-1].day == r.day:
-                    more.setdefault(r.day, []).append(r)
+                if days and days[-1][_DAY] == r[_DAY]:
+                    more.setdefault(r[_DAY], []).append(r)
                     days[-1] = _merge(days[-1], r)
                 else:
                     days.append(r)
             rows = days
         unit = plans[name][0]
-        out.append(_Lift(name, unit, unit == "kg" and "lb" in scan.units[name], bool(scan.units[name]), rows, more))
+        out.append(_Lift(name, unit, unit == "kg" and "lb" in units[name], bool(units[name]), rows, more, entries))
     return out
 
 
@@ -501,13 +499,13 @@ class _Measure:
     noun: str
     best_key: str
     best_label: str
-    order: tuple[str, ...]
+    order: tuple[int, ...]
     """Row fields to maximise; the first is the value."""
     show: Callable[[_Row, str], str]
     kind: Literal["weight", "volume", "reps"]
 
     def get(self, row: _Row) -> float | None:
-        value: float = getattr(row, self.order[0])
+        value: float = row[self.order[0]]
         return value if value >= 0 else None
 
     def best(self, rows: Sequence[_Row]) -> _Row | None:
@@ -515,7 +513,7 @@ class _Measure:
         if not rows:
             return None
         # max() with a C key function: this runs over every session.
-        top = max(rows, key=attrgetter(*self.order))
+        top = max(rows, key=itemgetter(*self.order))
         return top if self.get(top) is not None else None
 
     def unit(self, unit: str) -> str:
@@ -537,26 +535,26 @@ def _reps_text(value: float) -> str:
 
 _WEIGHTED = (
     _Measure(
-        "heaviest", "heaviest set", "heaviest_set", "heaviest set of", ("top", "top_r"),
-        lambda r, u: _set_text(r.top_w, r.top_r, r.top_unit, u), "weight",
+        "heaviest", "heaviest set", "heaviest_set", "heaviest set of", (_TOP, _TOP_R),
+        lambda r, u: _set_text(r[_TOP_W], r[_TOP_R], r[_TOP_UNIT], u), "weight",
     ),
     _Measure(
-        "e1rm", "estimated 1RM", "best_e1rm", "best estimated 1RM (Epley) for", ("e1",),
-        lambda r, u: _with_unit(_fmt(r.e1), u), "weight",
+        "e1rm", "estimated 1RM", "best_e1rm", "best estimated 1RM (Epley) for", (_E1,),
+        lambda r, u: _with_unit(_fmt(r[_E1]), u), "weight",
     ),
     _Measure(
         "volume", "volume (weight × reps)", "best_volume", "biggest session volume (weight × reps) of",
-        ("volume",), lambda r, u: _with_unit(_fmt(r.volume), u), "volume",
+        (_VOLUME,), lambda r, u: _with_unit(_fmt(r[_VOLUME]), u), "volume",
     ),
 )
 _BODYWEIGHT = (
     _Measure(
-        "most_reps", "most reps in a set", "most_reps", "most reps in one set of", ("max_reps",),
-        lambda r, u: _reps_text(r.max_reps), "reps",
+        "most_reps", "most reps in a set", "most_reps", "most reps in one set of", (_MAX_REPS,),
+        lambda r, u: _reps_text(r[_MAX_REPS]), "reps",
     ),
     _Measure(
-        "total_reps", "total reps", "best_total_reps", "most total reps in one session of", ("reps",),
-        lambda r, u: _reps_text(r.reps), "reps",
+        "total_reps", "total reps", "best_total_reps", "most total reps in one session of", (_REPS,),
+        lambda r, u: _reps_text(r[_REPS]), "reps",
     ),
 )
 
@@ -569,19 +567,19 @@ def _lift_facts(lift: _Lift, today: date | None) -> list[Fact]:
         Fact(
             key=f"{name}.sessions", label=f"{name} sessions logged", value=len(days),
             unit="sessions", display=f"{len(days)} session{'s' if len(days) != 1 else ''}",
-            dates=[r.day for r in days], entry_ids=lift.all_ids(days),
+            dates=list(map(_BY_DAY, days)), entry_ids=lift.all_ids(days),
         ),
         Fact(
             key=f"{name}.last", label=f"last {name} session", value=count, unit="sets",
-            display=summary, on=last.day, dates=[last.day], entry_ids=lift.ids(last),
+            display=summary, on=last[_DAY], dates=[last[_DAY]], entry_ids=lift.ids(last),
         ),
     ]
     if today is not None:
-        ago = (today - last.day).days
+        ago = (today - last[_DAY]).days
         out.append(
             Fact(
                 key=f"{name}.days_since_last", label=f"days since the last {name} session", value=ago,
-                unit="days", display=f"{ago} day{'s' if ago != 1 else ''}", dates=[last.day, today],
+                unit="days", display=f"{ago} day{'s' if ago != 1 else ''}", dates=[last[_DAY], today],
                 entry_ids=lift.ids(last),
             )
         )
@@ -589,7 +587,7 @@ def _lift_facts(lift: _Lift, today: date | None) -> list[Fact]:
     def one(key: str, label: str, value: float, m: _Measure, display: str, r: _Row) -> Fact:
         return Fact(
             key=f"{name}.{key}", label=label + note, value=value, unit=m.unit(unit),
-            display=display, on=r.day, dates=[r.day], entry_ids=lift.ids(r),
+            display=display, on=r[_DAY], dates=[r[_DAY]], entry_ids=lift.ids(r),
         )
 
     measures = _WEIGHTED if lift.weighted else _BODYWEIGHT
@@ -599,13 +597,13 @@ def _lift_facts(lift: _Lift, today: date | None) -> list[Fact]:
             continue
         out.append(one(m.best_key, f"{m.best_label} {name}", value, m, m.show(best, unit), best))
         if m.key == "e1rm":
-            shown = f"{_set_text(best.e1_w, best.e1_r, best.e1_unit, unit)} (e1RM {m.show(best, unit)})"
+            shown = f"{_set_text(best[_E1_W], best[_E1_R], best[_E1_UNIT], unit)} (e1RM {m.show(best, unit)})"
             out.append(one("best_set", f"best {name} set by estimated 1RM", value, m, shown, best))
     size = measures[-1]
     per = f"{size.noun} of {name}"
     recent = [r for r in days[-4 * RECENT_SESSIONS :] if size.get(r) is not None][-RECENT_SESSIONS:]
     for r in recent:
-        day = r.day.isoformat()
+        day = r[_DAY].isoformat()
         out.append(one(f"volume.{day}", f"{per} on {day}", size.get(r) or 0.0, size, size.show(r, unit), r))
     # Walk back from the latest session: only the last weeks are shown, and the
     # ISO calendar is too slow to compute for every session.
@@ -613,14 +611,14 @@ def _lift_facts(lift: _Lift, today: date | None) -> list[Fact]:
     for r in reversed(days):
         if size.get(r) is None:
             continue
-        week = _week(r.day)
+        week = _week(r[_DAY])
         if week not in weeks and len(weeks) == RECENT_WEEKS:
             break
         weeks.setdefault(week, []).insert(0, r)
     for week in sorted(weeks):
         group = weeks[week]
         total = sum(size.get(r) or 0.0 for r in group)
-        monday = group[0].day - timedelta(days=group[0].day.weekday())
+        monday = group[0][_DAY] - timedelta(days=group[0][_DAY].weekday())
         sunday = monday + timedelta(days=6)
         out.append(
             Fact(
@@ -628,7 +626,7 @@ def _lift_facts(lift: _Lift, today: date | None) -> list[Fact]:
                 label=f"{per} in week {week} ({monday.isoformat()} to {sunday.isoformat()}){note}",
                 value=total, unit=size.unit(unit),
                 display=_with_unit(_fmt(total), size.short_unit(unit)),
-                dates=[r.day for r in group], entry_ids=lift.all_ids(group),
+                dates=list(map(_BY_DAY, group)), entry_ids=lift.all_ids(group),
             )
         )
     return out
@@ -651,7 +649,7 @@ def _compare(lift: _Lift) -> list[Fact]:
         out.append(
             Fact(
                 key=f"{name}.latest.{m.key}", label=f"{m.noun} in the latest {name} session{note}",
-                value=now, unit=fact_unit, display=m.show(last, unit), on=last.day, dates=[last.day],
+                value=now, unit=fact_unit, display=m.show(last, unit), on=last[_DAY], dates=[last[_DAY]],
                 entry_ids=lift.ids(last),
             )
         )
@@ -666,19 +664,19 @@ def _compare(lift: _Lift) -> list[Fact]:
             else:
                 what = "the previous best"
                 # Ranked like the best itself, so 55 kg × 10 beats 55 kg × 5.
-                rank = attrgetter(*m.order)
+                rank = itemgetter(*m.order)
                 verdict = (
                     ", a new best" if rank(last) > rank(other)
                     else ", equal to the best" if rank(last) == rank(other) else ", below the best"
                 )
                 then_label = f"previous best {m.noun} of {name} (before the latest session)"
             delta = now - then
-            dates, ids = [other.day, last.day], [*lift.ids(other), *lift.ids(last)]
-            vs = f"latest {last.day.isoformat()} vs {what} {other.day.isoformat()}"
+            dates, ids = [other[_DAY], last[_DAY]], [*lift.ids(other), *lift.ids(last)]
+            vs = f"latest {last[_DAY].isoformat()} vs {what} {other[_DAY].isoformat()}"
             out.append(
                 Fact(
                     key=f"{name}.{side}.{m.key}", label=then_label + note, value=then, unit=fact_unit,
-                    display=m.show(other, unit), on=other.day, dates=[other.day], entry_ids=lift.ids(other),
+                    display=m.show(other, unit), on=other[_DAY], dates=[other[_DAY]], entry_ids=lift.ids(other),
                 )
             )
             out.append(

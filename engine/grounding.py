@@ -27,9 +27,9 @@ What backs them:
 
 Matching:
 
-* A number matches when it equals a source rounded to the answer's own
-  precision: within half a unit of its last digit ("64" and "64.2" both match
-  64.1667). Signs are ignored, so a change of -2.5 backs "2.5 kg less".
+* A number matches when it equals a source rounded (half up) to the
+  answer's own precision: "64" and "64.2" both match 64.1667; 17.5 backs
+  "18", not "17". Signs are ignored, so a change of -2.5 backs "2.5 kg less".
 * ``2,750`` reads as 2750 or 2.75, ``64,2`` as 64.2, ``1,2,3`` as three
   numbers: a token is backed when any reading is wholly backed.
 * A percent needs a percent source (a fact with unit ``%`` or a percent in
@@ -110,7 +110,7 @@ _DOT_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
 _DECIMAL_COMMA = re.compile(r"\d+,\d+")
 
 _Value = tuple[float, float]
-"""A number and how far a source may be from it (half a unit of its last digit)."""
+"""A number and half a unit of its last digit (how far a source may be from it)."""
 _Reading = tuple[_Value, ...]
 """One way to read a token: numbers that must all be backed."""
 _Day = tuple[int, int, int]
@@ -132,7 +132,7 @@ class _Token:
 
 def _value(text: str) -> _Value:
     decimals = len(text.split(".", 1)[1]) if "." in text else 0
-    return abs(float(text)), 0.5 * 10.0**-decimals + 1e-9
+    return abs(float(text)), 0.5 * 10.0**-decimals
 
 
 def _number_readings(text: str) -> tuple[_Reading, ...]:
@@ -323,9 +323,14 @@ class _Pool:
         return any(all(_near(pool, v, tol) for v, tol in reading) for reading in token.readings)
 
 
-def _near(pool: list[float], value: float, tol: float) -> bool:
-    i = bisect_left(pool, value - tol)
-    return i < len(pool) and pool[i] <= value + tol
+def _near(pool: list[float], value: float, half: float) -> bool:
+    """Whether a source rounds to ``value``: lies in [value - half, value + half).
+
+    Half up, so 17.5 backs "18" and not "17"; the epsilon absorbs binary
+    noise (0.15 is stored as 0.1499…).
+    """
+    i = bisect_left(pool, value - half - 1e-9)
+    return i < len(pool) and pool[i] < value + half - 1e-9
 
 
 # ---------------------------------------------------------------- entry point

@@ -208,6 +208,14 @@ def test_bodyweight(facts: dict[str, Fact]) -> None:
     assert "pull-up.best_e1rm" not in facts
 
 
+def test_repeated_and_empty_sets() -> None:
+    dips = lift("dip", None, [(None, 10)] * 3)
+    dips["set_details"] += [{"set_num": 4, "weight": None, "reps": None}] * 2
+    got = {f.key: f for f in compute_facts([strength(nov(2), dips)])}
+    assert got["dip.volume.2026-11-02"].value == 30
+    assert got["dip.most_reps"].value == 10
+
+
 def test_same_day_entries_are_one_session() -> None:
     got = {
         f.key: f
@@ -224,6 +232,20 @@ def test_same_day_entries_are_one_session() -> None:
     assert got["bench press.volume.2026-11-02"].entry_ids == ["e-a", "e-b"]
     assert got["bench press.heaviest_set"].display == "60 kg × 5"
     assert got["bench press.last"].display == "50 kg × 10 reps × 3 sets; 60 kg × 5 reps × 2 sets"
+
+
+def test_any_order_and_name_case() -> None:
+    got = {
+        f.key: f
+        for f in compute_facts(
+            [
+                strength(nov(9), lift("Bench Press", "kg", [(60, 5)]), key="late"),
+                strength(nov(2), lift("bench press", "kg", [(50, 5)]), key="early"),
+            ]
+        )
+    }
+    assert got["bench press.sessions"].dates == [nov(2), nov(9)]
+    assert got["bench press.last"].on == nov(9)
 
 
 def test_running(facts: dict[str, Fact]) -> None:

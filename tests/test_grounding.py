@@ -51,6 +51,12 @@ def test_rounding_to_the_answers_precision(answer: str, bad: list[str]) -> None:
     assert ungrounded(answer, [fact(64.1667, "kg", "64.2 kg")]) == bad
 
 
+def test_ties_round_half_up() -> None:
+    facts = [fact(17.5, "kg", "17.5 kg"), fact(0.15, "min", "0.15 min")]
+    assert ungrounded("18 kg, 0.2 min", facts) == []
+    assert ungrounded("17 kg, 0.1 min", facts) == ["17", "0.1"]
+
+
 def test_signs_thousands_and_decimal_comma() -> None:
     facts = [fact(-2.5, "kg", "-2.5 kg"), fact(2750, "kg·reps", "2750 kg"), fact(73.333, "kg", "73.3 kg")]
     assert ungrounded("2.5 kg less, -2.5 kg, 2,750 kg, 2750 kg, 73,3 kg", facts) == []
