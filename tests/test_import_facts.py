@@ -1,0 +1,48 @@
+"""Numbers from code, checked by hand on an imported Strong export (tests/data/strong_en.csv)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.domains.registry import DomainRegistry
+from engine.facts import compute_facts
+from engine.grounding import check_numbers
+from engine.importers import store_imported
+from engine.importers.strong import ExerciseNamer, decode, parse_strong_csv
+from engine.store.db import Database
+from engine.store.entries import EntryStore
+from datetime import date
+
+DATA = Path(__file__).parent / "data" / "strong_en.csv"
+USER = "tg:7"
+
+
+async def test_facts_on_imported_csv_match_hand_computed_values(tmp_path: Path) -> None:
+    parsed = parse_strong_csv(
+        decode(DATA.read_bytes()), user_key=USER, namer=ExerciseNamer.from_registry(DomainRegistry.load())
+    )
+    db = await Database.open(tmp_path / "a.db")
+    try:
+        await store_imported(db, USER, parsed.entries)
+        entries = await EntryStore(db).between(USER, date(2024, 1, 1), date(2024, 12, 31))
+    finally:
+        await db.close()
+    facts = {f.key: f for f in compute_facts(entries)}
+
+    # Bench 2024-01-15: 60×10, 60×8, 62.5×6.
+    assert facts["bench press.heaviest_set"].value == 62.5
+    assert facts["bench press.best_e1rm"].display == "80 kg"  # 60 × (1 + 10/30) beats 62.5 × 1.2 = 75
+    assert facts["bench press.best_e1rm"].dates == [date(2024, 1, 15)]
+    assert facts["bench press.best_volume"].value == 60 * 10 + 60 * 8 + 62.5 * 6  # 1455
+    # Squat 2024-01-17: 100×5, 105×5 (the row with weight "ten" is skipped, not guessed).
+    assert facts["squat.heaviest_set"].value == 105
+    assert round(facts["squat.best_e1rm"].value, 1) == 122.5  # 105 × (1 + 5/30)
+    assert facts["squat.best_volume"].value == 1025
+    # The 2024-01-19 run: 5 km in 25:30 -> 5:06/km.
+    running = [f for k, f in facts.items() if k.startswith("running.") and "pace" in k]
+    assert any(f.display.startswith("5:06") for f in running)
+
+    answer = "Your best bench e1RM is 80 kg (60 kg × 10 on 2024-01-15); squat peaked at 105 kg."
+    assert check_numbers(answer, list(facts.values()), entries).ok
+    invented = check_numbers("Your best bench was 65 kg.", list(facts.values()), entries)
+    assert not invented.ok and invented.ungrounded == ["65"]
