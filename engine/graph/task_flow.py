@@ -45,9 +45,9 @@ def _dump(model: BaseModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
 
 
-def plan_text(plan: WorkPlan) -> str:
-    """A plan in plain lines (adapters format it further)."""
-    lines = [f"Goal: {plan.goal}"] if plan.goal else []
+def plan_text(plan: WorkPlan, with_goal: bool = True) -> str:
+    """A plan in plain lines (adapters format it further); an approval's title already is the goal."""
+    lines = [f"Goal: {plan.goal}"] if plan.goal and with_goal else []
     lines += [f"{i}. {s}" for i, s in enumerate(plan.steps, start=1)]
     if isinstance(plan, TaskSheet) and plan.patch.ops:
         lines.append(f"Changes ({len(plan.patch.ops)}):")
@@ -232,7 +232,7 @@ class TaskNodes:
             "kind": "approval",
             "title": sheet.goal,
             "plan": _dump(sheet),
-            "summary": plan_text(sheet),
+            "summary": plan_text(sheet, with_goal=False),
             "confidence": sheet.confidence,
             "evidence": [{"title": s.title, "source": s.ref} for e in sheet.evidence for s in e.sources][:10],
             "asked_by": state["user"],
