@@ -1,0 +1,57 @@
+"""Deterministic facts about a person's entries, computed in code for the answer.
+
+The model may only repeat numbers; every number it may say is computed here
+and handed over as a :class:`Fact` (``facts_text`` renders them for the prompt,
+``engine.grounding`` checks the answer against them).
+
+Rules:
+
+* Only ``status == "active"`` and ``kind == "parsed"`` entries count; notes and
+  plans are not things done.
+* A session is one calendar day: two entries for the same exercise (or the
+  same domain) on one day are one session, because people often log one
+  workout in several messages. Runs and swims are the exception: each entry
+  is its own run or swim, since doubles are common and each has its own pace.
+* Estimated 1RM is Epley, ``w * (1 + reps/30)``; a single is its own weight;
+  sets with 0 reps (a missed lift) or no weight have none, and a missed
+  lift is no heaviest set either. Volume is the sum of ``weight * reps``
+  over the weighted sets; bodyweight exercises (no weight on any set) use
+  total reps instead.
+* Units: weights are never mixed silently. An exercise logged in one unit
+  (kg or lb) keeps that unit everywhere. Only an exercise logged in both is
+  compared in kg, lb converted at 0.45359237; its labels say so and sets
+  show both ("135 lb (61.2 kg) × 5"). Weights with no unit are used only
+  when the exercise has no known unit at all (they are shown unit-less).
+* ``value`` keeps full precision; ``display`` rounds to one decimal (times to
+  whole seconds). Durations are in seconds (unit ``s``); paces are
+  ``min/km`` or ``min/100m`` in decimal minutes, displayed ``5:06/km``.
+* Ties for a best go to the earliest date: that is when the record was set.
+
+Where it lives: :mod:`~engine.facts.scan` reads the entries once into rows
+(:mod:`~engine.facts.rows`) and bouts (:mod:`~engine.facts.bouts`);
+:mod:`~engine.facts.lifts` turns rows into sessions, which
+:mod:`~engine.facts.strength` and :mod:`~engine.facts.compare` state through
+the measures of :mod:`~engine.facts.measures`; :mod:`~engine.facts.cardio`
+and :mod:`~engine.facts.frequency` cover runs, swims and how often;
+:mod:`~engine.facts.compute` puts them together.
+"""
+
+from engine.facts.compare import compare_latest
+from engine.facts.compute import compute_facts
+from engine.facts.display import clock, facts_text
+from engine.facts.model import LB_TO_KG, RECENT_SESSIONS, RECENT_WEEKS, Fact
+from engine.facts.values import epley, parse_duration, parse_number
+
+__all__ = [
+    "LB_TO_KG",
+    "RECENT_SESSIONS",
+    "RECENT_WEEKS",
+    "Fact",
+    "clock",
+    "compare_latest",
+    "compute_facts",
+    "epley",
+    "facts_text",
+    "parse_duration",
+    "parse_number",
+]

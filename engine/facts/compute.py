@@ -1,0 +1,45 @@
+"""The entry point: every fact the answer may use, from one pass over the entries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from engine.facts.cardio import _bout_facts
+from engine.facts.compare import _compare
+from engine.facts.frequency import _frequency
+from engine.facts.lifts import _lifts
+from engine.facts.model import Fact
+from engine.facts.scan import _scan
+from engine.facts.strength import _lift_facts
+from engine.store.entries import Entry
+
+
+def compute_facts(
+    entries: Sequence[Entry],
+    *,
+    exercises: Sequence[str] | None = None,
+    today: date | None = None,
+) -> list[Fact]:
+    """Every fact the answer may use, from one pass over the entries.
+
+    Args:
+        entries: The person's entries, any order; inactive and non-parsed ones are skipped.
+        exercises: When given, exercise facts only for these (canonical, case-insensitive),
+            plus the latest-vs-previous comparison for each, since naming an
+            exercise usually means asking how it went.
+        today: End of the frequency period and base for "days since".
+
+    Returns:
+        Frequency facts, then per exercise (alphabetical), then runs and swims.
+    """
+    wanted = frozenset(x.strip().lower() for x in exercises) if exercises is not None else None
+    scan = _scan(entries, wanted)
+    out = _frequency(scan.sessions, today)
+    for lift in _lifts(entries, scan):
+        out += _lift_facts(lift, today)
+        if wanted is not None:
+            out += _compare(lift)
+    for domain in sorted(scan.bouts):
+        out += _bout_facts(domain, scan.bouts[domain])
+    return out

@@ -1,0 +1,32 @@
+"""The :class:`Fact` handed to the answer, and the constants every fact module shares."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LB_TO_KG = 0.45359237
+RECENT_SESSIONS = 5
+"""Per-session facts (volume, per run) cover only this many latest sessions, to keep the prompt small."""
+RECENT_WEEKS = 4
+"""Weekly volume facts cover this many latest weeks that have data."""
+
+
+class Fact(BaseModel):
+    """One number the answer may use, with where it comes from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    """Stable id, e.g. ``bench press.best_e1rm``."""
+    label: str
+    """What it is, in words, e.g. ``best estimated 1RM for bench press``."""
+    value: float
+    unit: str
+    display: str
+    """The exact text the answer should use, e.g. ``73.3 kg`` or ``5:06/km``."""
+    on: date | None = None
+    """The date of the entry it comes from, when it comes from one."""
+    dates: list[date] = Field(default_factory=list)
+    entry_ids: list[str] = Field(default_factory=list)
