@@ -132,3 +132,10 @@ async def test_comparison_widens_until_there_is_something_to_compare(store: Entr
     )
     assert [a.found for a in result.attempts] == [1, 2]
     assert len(entries) == 2
+
+
+async def test_crowded_window_keeps_the_newest_entries(store: EntryStore) -> None:
+    for d in range(30):
+        await add(store, d, f"bench {d}")
+    got = await store.between(USER, TODAY - timedelta(days=29), TODAY, limit=5)
+    assert [e.occurred_on for e in got] == [TODAY - timedelta(days=d) for d in (4, 3, 2, 1, 0)]

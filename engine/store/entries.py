@@ -199,7 +199,7 @@ class EntryStore:
     async def between(
         self, user_key: str, start: date, end: date, *, domain: str | None = None, limit: int = 500
     ) -> list[Entry]:
-        """Active entries with ``start <= occurred_on <= end``, oldest first."""
+        """Active entries with ``start <= occurred_on <= end``, oldest first (the newest ``limit`` of them)."""
         sql = (
             f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' "
             "AND occurred_on BETWEEN ? AND ?"
@@ -208,10 +208,13 @@ class EntryStore:
         if domain is not None:
             sql += " AND domain = ?"
             args.append(domain)
-        sql += " ORDER BY occurred_on, rowid LIMIT ?"
+        # Newest first under the limit, so a crowded window drops its oldest
+        # entries rather than the recent ones a comparison needs; then oldest first.
+        sql += " ORDER BY occurred_on DESC, rowid DESC LIMIT ?"
         args.append(limit)
         async with self._db.conn.execute(sql, args) as cur:
-            return [_row_to_entry(r) for r in await cur.fetchall()]
+            rows = await cur.fetchall()
+        return [_row_to_entry(r) for r in reversed(list(rows))]
 
     async def search(self, user_key: str, terms: Sequence[str], *, limit: int = 200) -> list[Entry]:
         """Active entries whose text or normalized terms contain any of ``terms``, newest first."""
