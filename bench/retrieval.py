@@ -966,7 +966,7 @@ def run(args: argparse.Namespace, path: Path, *, kept: bool) -> int:
     print(f"  Korean-only users: {found_ko:,} of {total_ko:,} results are Korean-written entries found by 'bench press'")
     variants, total = out["variants"]
     print(f"  random users: {variants:,} of {total:,} 'bench press' results are other exercises whose term contains the phrase "
-          "(incline/dumbbell bench press …)")
+          "(here: incline bench press)")
     print(f"  Retriever instruction: {out['instructions']}, min_days=2, today={TODAY}")
     for label in ("sparse", "random"):
         ladders = out[f"ladders_{label}"]
