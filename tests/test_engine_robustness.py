@@ -242,3 +242,16 @@ async def test_checkpoints_stay_flat_over_many_turns(sqlite_engine: OpenEngine, 
     # History is trimmed, so turn 30's checkpoint is no bigger than turn 10's, give or take
     # LangGraph's channel version strings, whose random suffix varies in length (~100 B).
     assert sizes[1] <= sizes[0] + 256
+
+
+async def test_progress_receives_each_stage_in_order(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    stages: list[str] = []
+
+    async def progress(stage: str) -> None:
+        stages.append(stage)
+
+    async with open_engine() as engine:
+        await engine.handle(msg("bench 55kg 10x5"), progress=progress)
+    assert stages == ["routing", "parsing", "storing"]
