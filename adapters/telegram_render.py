@@ -135,7 +135,7 @@ _CODES: dict[PressKind, str] = {
     "forget_no": "f:n",
 }
 _KINDS = {code: kind for kind, code in _CODES.items()}
-_ID = re.compile(r"[0-9A-Za-z_-]{1,40}\Z")
+_ID = re.compile(r"[0-9A-Za-z_-]{1,56}\Z")
 
 
 @dataclass(frozen=True)

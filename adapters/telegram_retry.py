@@ -3,8 +3,12 @@
 python-telegram-bot passes each request (except ``getUpdates``, which its
 updater retries itself) through the application's rate limiter, so this is
 the one place where a call is retried — whether it comes from the adapter or
-from ``CallbackQuery.answer()``. Nothing is throttled up front: the bot only
-slows down when Telegram says so.
+from ``CallbackQuery.answer()``. Nothing is throttled by rate: the bot only
+slows down when Telegram says so. What is bounded is the number of requests
+in flight: httpx's connection pool spends time quadratic in its size on
+every request (httpcore 1.0 scans all connections for each idle one), so a
+few hundred chats replying at once would burn more CPU in the pool than in
+the rest of the bot. Requests beyond the bound wait here, in order.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ class Retrying(BaseRateLimiter[None]):
     """Retry on ``RetryAfter`` (after the wait Telegram asks for) and on network errors.
 
     Args:
+        max_in_flight: Bot API requests sent at the same time; give the
+            connection pool at least this many connections.
         flood_retries: how many times one call waits out flood control.
         max_flood_wait: the longest single wait accepted (seconds); longer ones fail the call.
         network_retries: how many times one call is retried after a network error.
@@ -51,18 +57,22 @@ class Retrying(BaseRateLimiter[None]):
 
     def __init__(
         self,
+        max_in_flight: int = 8,
         flood_retries: int = 3,
         max_flood_wait: float = 120.0,
         network_retries: int = 4,
         backoff: float = 0.5,
     ) -> None:
+        self.max_in_flight = max_in_flight
+        self._slots: asyncio.Semaphore | None = None
         self.flood_retries = flood_retries
         self.max_flood_wait = max_flood_wait
         self.network_retries = network_retries
         self.backoff = backoff
 
     async def initialize(self) -> None:
-        """Nothing to set up."""
+        """Create the in-flight bound on the running event loop."""
+        self._slots = asyncio.Semaphore(self.max_in_flight)
 
     async def shutdown(self) -> None:
         """Nothing to release."""
@@ -78,9 +88,13 @@ class Retrying(BaseRateLimiter[None]):
     ) -> bool | JSONDict | list[JSONDict]:
         """Run one Bot API call, retrying as described on the class."""
         floods = failures = 0
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.max_in_flight)
         while True:
             try:
-                return await callback(*args, **kwargs)
+                # Waits (flood control, back-off) happen outside the slot, so they hold up nobody else.
+                async with self._slots:
+                    return await callback(*args, **kwargs)
             except RetryAfter as exc:
                 wait = retry_after_seconds(exc)
                 if floods >= self.flood_retries or wait > self.max_flood_wait:

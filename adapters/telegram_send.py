@@ -1,4 +1,4 @@
-"""Putting text in front of the person: send, edit, delete, and the "working" signs.
+"""Putting text in front of the person: send, edit, delete, answer a press.
 
 Every message goes out as HTML split under Telegram's limit; when Telegram
 rejects the markup ("can't parse entities") the same part is sent again as
@@ -8,51 +8,16 @@ in `adapters.telegram_retry`.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Awaitable
-from dataclasses import dataclass
-from types import TracebackType
-
 import structlog
-from telegram import (
-    Bot,
-    CallbackQuery,
-    ForceReply,
-    InlineKeyboardMarkup,
-    LinkPreviewOptions,
-    MaybeInaccessibleMessage,
-    Message,
-    ReplyParameters,
-)
-from telegram.constants import ChatAction, ChatType, ParseMode
+from telegram import Bot, CallbackQuery, ForceReply, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
-from adapters.telegram_render import MESSAGE_LIMIT, esc, split_html, to_plain, utf16_len
+from adapters.telegram_chat import Chat
+from adapters.telegram_render import MESSAGE_LIMIT, split_html, to_plain, utf16_len
 
 log = structlog.get_logger("adapters.telegram")
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-
-
-@dataclass(frozen=True)
-class Chat:
-    """Where a turn happens and where its replies go: a chat, or a topic of a forum."""
-
-    chat_id: int
-    topic: int | None = None
-    """The forum topic's ``message_thread_id``; ``None`` outside forum topics."""
-    group: bool = False
-
-    @property
-    def conversation(self) -> str:
-        """The engine's conversation key: one checkpointed thread per chat and topic."""
-        return f"tg:{self.chat_id}" + (f":{self.topic}" if self.topic is not None else "")
-
-    @classmethod
-    def of(cls, message: MaybeInaccessibleMessage) -> Chat:
-        """The chat of a message (a message older than 48 h has lost its topic)."""
-        topic = message.message_thread_id if isinstance(message, Message) and message.is_topic_message else None
-        return cls(message.chat.id, topic, message.chat.type != ChatType.PRIVATE)
 
 
 def _entity_error(exc: BadRequest) -> bool:
@@ -159,103 +124,3 @@ async def answer_query(query: CallbackQuery, text: str | None = None, alert: boo
         if not _harmless(exc):
             raise
         log.info("telegram.answer_late", reason=str(exc))
-
-
-class Working:
-    """Signs that a turn is running: a typing action renewed every few seconds,
-    and for a long turn one status line, edited as stages pass (at most once per
-    ``status_every`` seconds) and deleted once the answer is out.
-
-    Use as ``async with Working(...) as w: await engine.handle(turn, progress=w.stage)``,
-    then deliver the outcomes, then ``await w.clear()``. The signs run in their own
-    task, so a slow Bot API never holds up the turn.
-    """
-
-    def __init__(
-        self,
-        bot: Bot,
-        chat: Chat,
-        *,
-        typing_every: float = 4.0,
-        status_after: float = 2.0,
-        status_every: float = 1.0,
-    ) -> None:
-        self._bot = bot
-        self._chat = chat
-        self._typing_every = typing_every
-        self._status_after = status_after
-        self._status_every = status_every
-        self._stage: str | None = None
-        self._stop = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._status: asyncio.Task[Message | None] | None = None
-
-    async def stage(self, name: str) -> None:
-        """The engine's progress callback: remember the stage; the sign task shows it."""
-        self._stage = name
-
-    async def __aenter__(self) -> Working:
-        self._task = asyncio.create_task(self._run())
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._stop.set()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def clear(self) -> None:
-        """Delete the status line, if one was shown."""
-        if self._status is None:
-            return
-        message = await self._status
-        if message is not None:
-            await delete(self._bot, message.chat_id, message.message_id)
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        next_typing = started
-        next_status = started + self._status_after
-        shown: str | None = None
-        while not self._stop.is_set():
-            now = loop.time()
-            if now >= next_typing:
-                next_typing = now + self._typing_every
-                await self._quietly(
-                    self._bot.send_chat_action(self._chat.chat_id, ChatAction.TYPING, message_thread_id=self._chat.topic)
-                )
-            if now >= next_status and self._stage is not None and self._stage != shown:
-                shown = self._stage
-                next_status = now + self._status_every
-                await self._show(shown)
-            wake = min(next_typing, next_status) - loop.time()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), timeout=max(wake, 0.05))
-
-    async def _show(self, stage: str) -> None:
-        text = f"⏳ <i>{esc(stage.capitalize())}…</i>"
-        if self._status is None:
-            # Shielded: cancelling the sign task must not lose the id of a line being sent.
-            self._status = asyncio.ensure_future(self._first_status(text))
-            await asyncio.shield(self._status)
-            return
-        message = await asyncio.shield(self._status)
-        if message is not None:
-            await self._quietly(edit_html(self._bot, message.chat_id, message.message_id, text))
-
-    async def _first_status(self, text: str) -> Message | None:
-        try:
-            return (await send_html(self._bot, self._chat, text))[0]
-        except TelegramError as exc:
-            log.info("telegram.status_failed", chat_id=self._chat.chat_id, reason=str(exc))
-            return None
-
-    async def _quietly(self, call: Awaitable[object]) -> None:
-        try:
-            await call
-        except TelegramError as exc:
-            log.info("telegram.sign_failed", chat_id=self._chat.chat_id, reason=str(exc))

@@ -10,7 +10,9 @@ COMMANDS: list[tuple[str, str]] = [
     ("cancel", "Drop the open question or plan"),
     ("reset", "Start a fresh conversation (entries are kept)"),
     ("retry", "Run again a message that failed"),
-    ("status", "Show the open question"),
+    ("status", "Show the open question or plan"),
+    ("undo", "Undo the last approved change"),
+    ("history", "What was planned, decided and changed here"),
     ("timezone", "Set your time zone: /timezone Asia/Seoul"),
     ("export", "Download your entries as a CSV file"),
     ("forget", "Delete all your entries and this conversation"),
@@ -21,6 +23,7 @@ HELP = """\
 Write what you did, in your own words: <i>bench 55kg 10x5</i>, <i>어제 스쿼트 100키로 5x5</i>, <i>5k in 25:30</i>.
 Ask about it: <i>is my bench better than last week?</i>
 When I am not sure, I ask — tap a choice or just type the answer.
+Plans and corrections change nothing until you tap Approve.
 In a group, mention me or reply to me; everyone's entries stay their own.
 
 /log <i>text</i> — log this
@@ -28,7 +31,9 @@ In a group, mention me or reply to me; everyone's entries stay their own.
 /cancel — drop the open question or plan
 /reset — start a fresh conversation (entries are kept)
 /retry — run again a message that failed
-/status — show the open question
+/status — show the open question or plan again
+/undo — undo the last approved change
+/history — what was planned, decided and changed here
 /timezone <i>Area/City</i> — your time zone, so “yesterday” means yours
 /export — your entries as a CSV file
 /forget — delete all your entries and this conversation"""

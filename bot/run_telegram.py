@@ -33,8 +33,13 @@ def file_base_url(base_url: str) -> str:
     return (root.removesuffix("/bot") if root.endswith("/bot") else root) + "/file/bot"
 
 
-def build_application(token: str, base_url: str, adapter: TelegramAdapter) -> App:
-    """A python-telegram-bot application talking to ``base_url``, with the adapter's handlers."""
+def build_application(token: str, base_url: str, adapter: TelegramAdapter, retrying: Retrying | None = None) -> App:
+    """A python-telegram-bot application talking to ``base_url``, with the adapter's handlers.
+
+    Args:
+        retrying: the retry policy and in-flight bound (tests pass a fast one).
+    """
+    retrying = retrying or Retrying()
     app = (
         Application.builder()
         .token(token)
@@ -43,9 +48,9 @@ def build_application(token: str, base_url: str, adapter: TelegramAdapter) -> Ap
         # Handlers only queue work (see adapters/telegram.py), so updates are
         # dispatched one at a time — in order — and chats still run concurrently.
         .concurrent_updates(False)
-        .rate_limiter(Retrying())
-        # Hundreds of chats can be mid-reply at once; a small pool would time out.
-        .connection_pool_size(512)
+        .rate_limiter(retrying)
+        # The retrier bounds requests in flight; the pool matches it, so requests never queue in httpx.
+        .connection_pool_size(retrying.max_in_flight)
         .pool_timeout(30.0)
         .build()
     )

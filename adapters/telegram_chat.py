@@ -1,0 +1,59 @@
+"""Where a Telegram message belongs (chat, forum topic) and whether it is meant for Almanac."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from telegram import Bot, MaybeInaccessibleMessage, Message, MessageEntity
+from telegram.constants import ChatType
+
+from adapters.telegram_render import REVISE_PROMPT
+
+
+@dataclass(frozen=True)
+class Chat:
+    """Where a turn happens and where its replies go: a chat, or a topic of a forum."""
+
+    chat_id: int
+    topic: int | None = None
+    """The forum topic's ``message_thread_id``; ``None`` outside forum topics."""
+    group: bool = False
+
+    @property
+    def conversation(self) -> str:
+        """The engine's conversation key: one checkpointed thread per chat and topic."""
+        return f"tg:{self.chat_id}" + (f":{self.topic}" if self.topic is not None else "")
+
+    @classmethod
+    def of(cls, message: MaybeInaccessibleMessage) -> Chat:
+        """The chat of a message (a message older than 48 h has lost its topic)."""
+        topic = message.message_thread_id if isinstance(message, Message) and message.is_topic_message else None
+        return cls(message.chat.id, topic, message.chat.type != ChatType.PRIVATE)
+
+
+def addressed(message: Message, bot: Bot) -> bool:
+    """In groups Almanac hears only what is meant for it: replies to it and mentions of it."""
+    if message.chat.type == ChatType.PRIVATE:
+        return True
+    reply = message.reply_to_message
+    if reply is not None and reply.from_user is not None and reply.from_user.id == bot.id:
+        if reply.forum_topic_created is None:  # in forums every message "replies" to its topic's first one
+            return True
+    name = f"@{bot.username}".lower()
+    for entity, text in message.parse_entities([MessageEntity.MENTION, MessageEntity.TEXT_MENTION]).items():
+        if entity.type == MessageEntity.MENTION and text.lower() == name:
+            return True
+        if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None and entity.user.id == bot.id:
+            return True
+    return False
+
+
+def answers_revise_prompt(message: Message, bot: Bot) -> bool:
+    """Whether the message replies to Almanac's "What should change?" after a Revise press."""
+    reply = message.reply_to_message
+    return (
+        reply is not None
+        and reply.from_user is not None
+        and reply.from_user.id == bot.id
+        and (reply.text or "").endswith(REVISE_PROMPT)
+    )
