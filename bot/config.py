@@ -49,6 +49,7 @@ class Settings(BaseSettings):
     ollama_max_retries: int = Field(default=2, ge=0, le=5)
     ollama_temperature: float = Field(default=0.0, ge=0, le=2)
     ollama_seed: int = 42
+    ollama_max_concurrency: int = Field(default=8, ge=1, le=256)
 
     default_timezone: str = "UTC"
     max_message_chars: int = Field(default=4000, ge=100)
@@ -141,6 +142,7 @@ class Settings(BaseSettings):
                 max_retries=self.ollama_max_retries,
                 temperature=self.ollama_temperature,
                 seed=self.ollama_seed,
+                max_concurrency=self.ollama_max_concurrency,
             ),
         )
 

@@ -23,6 +23,9 @@ class LLMConfig(BaseModel):
     """Re-asks after an invalid reply, with the validation error shown to the model."""
     temperature: float = 0.0
     seed: int = 42
+    max_concurrency: int = 8
+    """Model calls in flight at once; Ollama runs only a few in parallel, and a big
+    connection pool costs more CPU than it saves."""
 
     def model_for(self, agent: str) -> str:
         """The model an agent runs on."""

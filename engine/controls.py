@@ -41,7 +41,7 @@ async def export(entries: EntryStore, turn: Control, tz: str) -> list[Outcome]:
             filename=f"almanac-entries-{today}.{fmt}",
             mime="application/json" if fmt == "json" else "text/csv",
             content=render_export(found, fmt),
-            caption=f"{len(found)} entries",
+            caption=f"{len(found)} {'entry' if len(found) == 1 else 'entries'}",
         )
     ]
 

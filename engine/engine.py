@@ -254,11 +254,16 @@ class Engine:
             return await controls.history(self.patches, turn)
         if action == "forget":
             removed = await controls.forget(self.entries, self.inbox, self.conversations, self.patches, turn)
-            await self.checkpointer.adelete_thread(thread)
-            await self.conversations.new_epoch(turn.conversation)
+            # A private conversation is the person's own and goes too; a group's
+            # thread belongs to everyone in it and stays.
+            private = turn.conversation == turn.user
+            if private:
+                await self.checkpointer.adelete_thread(thread)
+                await self.conversations.new_epoch(turn.conversation)
+            what = "entries and this conversation" if private else "entries"
             return [
                 Notice(
-                    text=f"Done: deleted {removed} entries and this conversation. Nothing of yours is kept.",
+                    text=f"Done: deleted {removed} {what}. Nothing of yours is kept.",
                     code="forgotten",
                 )
             ]

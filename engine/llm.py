@@ -8,6 +8,7 @@ number of times with the validation error before giving up with a typed error.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any, TypeVar
 
@@ -43,6 +44,7 @@ class LLM:
     def __init__(self, config: LLMConfig) -> None:
         self._config = config
         self._client: ollama.AsyncClient | None = None
+        self._slots: asyncio.Semaphore | None = None
         self._schemas: dict[type[BaseModel], dict[str, Any]] = {}
 
     @property
@@ -53,7 +55,13 @@ class LLM:
         # Made on first use, inside the running loop: nothing connects at import
         # or construction time.
         if self._client is None:
-            self._client = ollama.AsyncClient(host=self._config.host, timeout=self._config.timeout_s)
+            n = self._config.max_concurrency
+            self._client = ollama.AsyncClient(
+                host=self._config.host,
+                timeout=self._config.timeout_s,
+                limits=httpx.Limits(max_connections=n, max_keepalive_connections=n),
+            )
+            self._slots = asyncio.Semaphore(n)
         return self._client
 
     def _schema(self, output: type[BaseModel]) -> dict[str, Any]:
@@ -114,14 +122,17 @@ class LLM:
 
     async def _chat(self, model: str, messages: list[dict[str, str]], schema: dict[str, Any]) -> str:
         cfg = self._config
+        client = self._get_client()
+        assert self._slots is not None
         try:
-            response = await self._get_client().chat(
-                model=model,
-                messages=messages,
-                format=schema,
-                stream=False,
-                options={"temperature": cfg.temperature, "seed": cfg.seed, "num_ctx": cfg.num_ctx},
-            )
+            async with self._slots:
+                response = await client.chat(
+                    model=model,
+                    messages=messages,
+                    format=schema,
+                    stream=False,
+                    options={"temperature": cfg.temperature, "seed": cfg.seed, "num_ctx": cfg.num_ctx},
+                )
         except httpx.TimeoutException:
             raise ModelTimeout(
                 f"The language model did not answer within {cfg.timeout_s:g} s. "

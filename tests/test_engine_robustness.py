@@ -255,3 +255,17 @@ async def test_progress_receives_each_stage_in_order(open_engine: OpenEngine, fa
     async with open_engine() as engine:
         await engine.handle(msg("bench 55kg 10x5"), progress=progress)
     assert stages == ["routing", "parsing", "storing"]
+
+
+async def test_forget_in_a_group_keeps_the_groups_conversation(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    group = "tg:-100300"
+    async with open_engine() as engine:
+        await engine.handle(msg("bench 55kg 10x5", conversation=group, user="tg:1"))
+        await engine.handle(msg("bench 55kg 10x5", conversation=group, user="tg:2"))
+        thread = await engine.conversations.thread_id(group)
+        (done,) = await engine.handle(Control(conversation=group, user="tg:1", action="forget"))
+        assert isinstance(done, Notice) and done.code == "forgotten"
+        assert await engine.conversations.thread_id(group) == thread
+        assert await engine.entries.count("tg:1") == 0 and await engine.entries.count("tg:2") == 1

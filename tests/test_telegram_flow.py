@@ -164,7 +164,7 @@ async def test_export_sends_a_csv_document(sqlite_engine: OpenEngine, fake: Fake
     assert doc.document is not None and doc.document[0].endswith(".csv")
     rows = list(csv.DictReader(io.StringIO(doc.document[1].decode("utf-8"))))
     assert {r["exercise"] for r in rows} == {"bench press"} and len(rows) == 5  # one row per set
-    assert doc.text == "1 entries"
+    assert doc.text == "1 entry"
 
 
 async def test_forget_asks_first_then_deletes(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
