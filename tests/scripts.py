@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
+
+from engine.store.entries import NewEntry
 
 
 def router(intent: str, domains: list[str] | None = None, also_query: bool = False) -> dict[str, Any]:
@@ -171,3 +174,32 @@ def former(
 
 def assumption(claim: str, status: str = "validated", source: str = "domain", critical: bool = True) -> dict[str, Any]:
     return {"claim": claim, "critical": critical, "status": status, "source": source}
+
+
+def bench_entry(
+    on: date, weight: float, reps: int = 10, sets: int = 5, raw: str | None = None, source_key: str | None = None
+) -> NewEntry:
+    """A stored bench-press entry in the shape the Parser produces, for seeding a user's history."""
+    return NewEntry(
+        occurred_on=on,
+        domain="strength",
+        activity_type="strength",
+        summary=f"bench press {weight:g} kg × {reps} reps × {sets} sets",
+        data={
+            "activity_type": "strength",
+            "domain": "strength",
+            "exercises": [
+                {
+                    "name": "bench press",
+                    "sets": sets,
+                    "weight_unit": "kg",
+                    "set_details": [{"set_num": i, "weight": weight, "reps": reps} for i in range(1, sets + 1)],
+                }
+            ],
+            "metrics": [],
+            "notes": "",
+        },
+        raw_text=raw or f"bench {weight:g}kg {reps}x{sets}",
+        terms=["bench press"],
+        source_key=source_key or f"seed:{on.isoformat()}:{weight:g}",
+    )

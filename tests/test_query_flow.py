@@ -32,29 +32,7 @@ def ask(text: str) -> Message:
 
 
 def bench(days_ago: int, weight: float, reps: int, sets: int, raw: str) -> NewEntry:
-    return NewEntry(
-        occurred_on=TODAY - timedelta(days=days_ago),
-        domain="strength",
-        activity_type="strength",
-        summary=f"bench press {weight:g} kg × {reps} reps × {sets} sets",
-        data={
-            "activity_type": "strength",
-            "domain": "strength",
-            "exercises": [
-                {
-                    "name": "bench press",
-                    "sets": sets,
-                    "weight_unit": "kg",
-                    "set_details": [{"set_num": i, "weight": weight, "reps": reps} for i in range(1, sets + 1)],
-                }
-            ],
-            "metrics": [],
-            "notes": "",
-        },
-        raw_text=raw,
-        terms=["bench press"],
-        source_key=f"seed:{days_ago}",
-    )
+    return scripts.bench_entry(TODAY - timedelta(days=days_ago), weight, reps, sets, raw, f"seed:{days_ago}")
 
 
 async def seed_month(engine: Engine) -> None:

@@ -37,27 +37,7 @@ def decide(req: ApprovalRequest, decision: str, feedback: str = "") -> Resume:
 
 
 def bench_entry(days_ago: int, weight: float, raw: str | None = None) -> NewEntry:
-    return NewEntry(
-        occurred_on=TODAY - timedelta(days=days_ago),
-        domain="strength",
-        activity_type="strength",
-        summary=f"bench press {weight:g} kg × 10 reps × 5 sets",
-        data={
-            "activity_type": "strength",
-            "domain": "strength",
-            "exercises": [
-                {
-                    "name": "bench press",
-                    "sets": 5,
-                    "weight_unit": "kg",
-                    "set_details": [{"set_num": i, "weight": weight, "reps": 10} for i in range(1, 6)],
-                }
-            ],
-        },
-        raw_text=raw or f"bench {weight:g}kg 10x5",
-        terms=["bench press"],
-        source_key=f"seed:{days_ago}:{weight}",
-    )
+    return scripts.bench_entry(TODAY - timedelta(days=days_ago), weight, raw=raw, source_key=f"seed:{days_ago}:{weight}")
 
 
 async def seed(engine: Engine, *extra: NewEntry) -> None:

@@ -34,27 +34,7 @@ def script_plans(fake: FakeOllama, *plans: dict[str, Any]) -> None:
 
 async def seed(engine: Engine, user: int = USER) -> None:
     def bench(days_ago: int, weight: float) -> NewEntry:
-        return NewEntry(
-            occurred_on=TODAY - timedelta(days=days_ago),
-            domain="strength",
-            activity_type="strength",
-            summary=f"bench press {weight:g} kg × 10 reps × 5 sets",
-            data={
-                "activity_type": "strength",
-                "domain": "strength",
-                "exercises": [
-                    {
-                        "name": "bench press",
-                        "sets": 5,
-                        "weight_unit": "kg",
-                        "set_details": [{"set_num": i, "weight": weight, "reps": 10} for i in range(1, 6)],
-                    }
-                ],
-            },
-            raw_text=f"bench {weight:g}kg 10x5",
-            terms=["bench press"],
-            source_key=f"seed:{days_ago}",
-        )
+        return scripts.bench_entry(TODAY - timedelta(days=days_ago), weight, source_key=f"seed:{days_ago}")
 
     await engine.entries.add(f"tg:{user}", [bench(7, 52.5), bench(0, 55)])
 
