@@ -14,8 +14,8 @@ from typing import Protocol, TextIO
 
 from pathlib import Path
 
-from engine.outcomes import Answer, ApprovalRequest, Ask, Document, Failure, Logged, Notice, Outcome
-from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume, Turn
+from engine import Answer, ApprovalRequest, Ask, Document, Failure, Logged, Notice, Outcome
+from engine import ApprovalDecision, ClarificationAnswer, Control, Message, Resume, Turn
 
 HELP = """\
 Tell me what you did, in English or Korean, e.g.

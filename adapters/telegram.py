@@ -49,7 +49,7 @@ from adapters.telegram_render import Press, esc, forget_keyboard
 from adapters.telegram_send import answer_query, send_html
 from adapters.telegram_signs import Budget
 from adapters.telegram_turns import Engine, Turns
-from engine.turns import Control, ControlAction, Message, Turn
+from engine import Control, ControlAction, Message, Turn
 
 log = structlog.get_logger("adapters.telegram")
 

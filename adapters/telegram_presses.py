@@ -24,8 +24,8 @@ from adapters.telegram_render import REVISE_PROMPT, Press, decided, esc
 from adapters.telegram_chat import Chat
 from adapters.telegram_send import answer_query, edit_html, send_html
 from adapters.telegram_turns import Turns
-from engine.outcomes import ApprovalRequest, Ask, Notice
-from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume
+from engine import ApprovalRequest, Ask, Notice
+from engine import ApprovalDecision, ClarificationAnswer, Control, Message, Resume
 
 Answer = ClarificationAnswer | ApprovalDecision
 

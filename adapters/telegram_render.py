@@ -14,7 +14,7 @@ from typing import Literal
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from engine.outcomes import Answer, ApprovalRequest, Ask, Citation, Document, Failure, Logged, Notice, Outcome
+from engine import Answer, ApprovalRequest, Ask, Citation, Document, Failure, Logged, Notice, Outcome
 
 MESSAGE_LIMIT = 4096
 """Telegram's limit for one message, in UTF-16 code units."""

@@ -19,8 +19,8 @@ from adapters.telegram_render import CAPTION_LIMIT, decided, owner_id, render, s
 from adapters.telegram_chat import Chat
 from adapters.telegram_send import edit_html, send_html
 from adapters.telegram_signs import Budget, Working
-from engine.outcomes import ApprovalRequest, Ask, Document, Outcome
-from engine.turns import Control, Message, Resume, Turn
+from engine import ApprovalRequest, Ask, Document, Outcome
+from engine import Control, Message, Resume, Turn
 
 log = structlog.get_logger("adapters.telegram")
 

@@ -54,7 +54,7 @@ def _console_name(given: str | None) -> str:
 
 async def _run_console(settings: Settings, name: str) -> None:
     from adapters.console import ConsoleChat
-    from engine.engine import Engine
+    from engine import Engine
 
     async with Engine.open(settings.engine_config()) as engine:
         await ConsoleChat(engine, name, export_dir=Path.cwd()).run()

@@ -86,7 +86,7 @@ async def stop(app: App, adapter: TelegramAdapter, drain_s: float = 30.0) -> Non
 
 async def serve(settings: Settings, stopped: asyncio.Event) -> None:
     """Run the bot until ``stopped`` is set: long polling, or a webhook server when a URL is set."""
-    from engine.engine import Engine
+    from engine import Engine
 
     assert settings.telegram_bot_token is not None
     base_url = settings.telegram_api_base_url

@@ -1,1 +1,61 @@
-"""Almanac's engine: the domain expert behind every chat platform (no platform inside)."""
+"""Almanac's engine: the domain expert behind every chat platform (no platform inside).
+
+This module is the one API adapters import (``from engine import …``)::
+
+    outcomes = await engine.handle(turn, progress=callback_or_None)
+
+Everything else under ``engine/`` is internal and may move.
+"""
+
+from engine.boundary import Handler, Progress
+from engine.config import EngineConfig, LLMConfig
+from engine.engine import Engine, outcomes_json
+from engine.outcomes import (
+    Answer,
+    ApprovalRequest,
+    Ask,
+    Citation,
+    Document,
+    Failure,
+    Logged,
+    LoggedEntry,
+    Notice,
+    Outcome,
+    Question,
+)
+from engine.turns import (
+    ApprovalDecision,
+    ClarificationAnswer,
+    Control,
+    ControlAction,
+    Message,
+    Resume,
+    Turn,
+)
+
+__all__ = [
+    "Answer",
+    "ApprovalDecision",
+    "ApprovalRequest",
+    "Ask",
+    "Citation",
+    "ClarificationAnswer",
+    "Control",
+    "ControlAction",
+    "Document",
+    "Engine",
+    "EngineConfig",
+    "Failure",
+    "Handler",
+    "LLMConfig",
+    "Logged",
+    "LoggedEntry",
+    "Message",
+    "Notice",
+    "Outcome",
+    "Progress",
+    "Question",
+    "Resume",
+    "Turn",
+    "outcomes_json",
+]

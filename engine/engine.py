@@ -28,7 +28,8 @@ from engine.errors import UserFacingError
 from engine.graph.build import build_graph
 from engine.graph.deps import Deps
 from engine.graph.state import fresh_turn
-from engine.graph.steps import Progress, current_progress
+from engine.boundary import Progress
+from engine.graph.steps import current_progress
 from engine.llm import LLM
 from engine.locks import KeyedLocks
 from engine.outcomes import ApprovalRequest, Ask, Citation, Failure, Notice, Outcome, Question

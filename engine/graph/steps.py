@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any, Protocol
 
 import structlog
 from langgraph.errors import GraphInterrupt
 
+from engine.boundary import Progress
 from engine.graph.state import State
 
 log = structlog.get_logger("engine.graph")
-
-Progress = Callable[[str], Awaitable[None]]
-"""Receives stage names (``routing``, ``parsing``, …) while a turn runs."""
 
 # A context variable, not graph config: config values end up in checkpoint
 # metadata, and a callback has no business there.
