@@ -78,8 +78,7 @@ def main(argv: list[str] | None = None) -> None:
             f"unset {mode.upper()}_BOT_TOKEN to chat in the console (python -m bot console)"
         )
 
-    from engine.domains.registry import DomainFileError
-    from engine.store.db import DataDirError, check_writable
+    from engine import DataDirError, DomainFileError, check_writable
 
     try:
         check_writable(settings.data_dir)

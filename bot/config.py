@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from engine.config import EngineConfig, LLMConfig
+from engine import EngineConfig, LLMConfig
 
 
 def _default_data_dir() -> Path:

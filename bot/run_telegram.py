@@ -127,8 +127,7 @@ async def _run(settings: Settings) -> None:
 
 def main(settings: Settings) -> None:
     """Run Almanac on Telegram; log lines go to stderr. Bad set-up stops with one line (exit code 2)."""
-    from engine.domains.registry import DomainFileError
-    from engine.store.db import DataDirError, check_writable
+    from engine import DataDirError, DomainFileError, check_writable
 
     if settings.telegram_bot_token is None:
         fail("TELEGRAM_BOT_TOKEN is not set; create a bot with @BotFather and put its token there")

@@ -9,6 +9,7 @@ Everything else under ``engine/`` is internal and may move.
 
 from engine.boundary import Handler, Progress
 from engine.config import EngineConfig, LLMConfig
+from engine.domains.registry import DomainFileError
 from engine.engine import Engine, outcomes_json
 from engine.outcomes import (
     Answer,
@@ -23,6 +24,7 @@ from engine.outcomes import (
     Outcome,
     Question,
 )
+from engine.store.db import DataDirError, check_writable
 from engine.turns import (
     ApprovalDecision,
     ClarificationAnswer,
@@ -41,8 +43,10 @@ __all__ = [
     "Citation",
     "ClarificationAnswer",
     "Control",
+    "DataDirError",
     "ControlAction",
     "Document",
+    "DomainFileError",
     "Engine",
     "EngineConfig",
     "Failure",
@@ -57,5 +61,6 @@ __all__ = [
     "Question",
     "Resume",
     "Turn",
+    "check_writable",
     "outcomes_json",
 ]
