@@ -95,8 +95,8 @@ from bot.logs import configure_logging  # noqa: E402
 from engine.agents.schemas import RetrievalInstruction  # noqa: E402
 from engine.domains.registry import DomainRegistry, DomainSelector  # noqa: E402
 from engine.facts import compute_facts  # noqa: E402
-from engine.questions import QuestionShape  # noqa: E402
-from engine.retrieval import Retriever, normalize_instructions  # noqa: E402
+from engine.query.questions import QuestionShape  # noqa: E402
+from engine.query.retrieval import Retriever, normalize_instructions  # noqa: E402
 from engine.store.db import SCHEMA, Database  # noqa: E402
 from engine.store.entries import _COLUMNS, EntryStore, entry_id_for  # noqa: E402
 

@@ -20,7 +20,7 @@ from bot.config import Settings, fail, load_settings
 
 if TYPE_CHECKING:
     from engine.importers import StoreReport
-    from engine.store.entries import Entry, NewEntry
+    from engine.entries.model import Entry, NewEntry
 
 MAX_LISTED = 20
 
@@ -177,7 +177,7 @@ async def _store(
 
 
 def run_export(settings: Settings, *, user: str, fmt: str | None, output: Path | None) -> int:
-    from engine.exporters import render
+    from engine.entries.export import render
     from engine.store.db import DataDirError
 
     chosen = fmt or ("json" if output is not None and output.suffix.lower() == ".json" else "csv")
@@ -203,7 +203,7 @@ def run_export(settings: Settings, *, user: str, fmt: str | None, output: Path |
 
 
 async def _read(settings: Settings, user: str) -> list[Entry]:
-    from engine.exporters import all_entries
+    from engine.entries.export import all_entries
     from engine.store.db import Database
     from engine.store.entries import EntryStore
 

@@ -25,15 +25,7 @@ from engine.outcomes import (
     Question,
 )
 from engine.store.db import DataDirError, check_writable
-from engine.turns import (
-    ApprovalDecision,
-    ClarificationAnswer,
-    Control,
-    ControlAction,
-    Message,
-    Resume,
-    Turn,
-)
+from engine.turns import ApprovalDecision, ClarificationAnswer, Control, ControlAction, Message, Resume, Turn
 
 __all__ = [
     "Answer",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine.dates import today_in
-from engine.exporters import ExportFormat, all_entries
-from engine.exporters import render as render_export
+from engine.language.dates import today_in
+from engine.entries.export import ExportFormat, all_entries
+from engine.entries.export import render as render_export
 from engine.outcomes import Document, Notice, Outcome
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Inbox

@@ -22,7 +22,7 @@ from pydantic import TypeAdapter
 
 from engine import controls
 from engine.config import EngineConfig
-from engine.dates import today_in
+from engine.language.dates import today_in
 from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.errors import UserFacingError
 from engine.graph.build import build_graph
@@ -30,15 +30,15 @@ from engine.graph.deps import Deps
 from engine.graph.state import fresh_turn
 from engine.boundary import Progress
 from engine.graph.steps import current_progress
-from engine.llm import LLM
-from engine.locks import KeyedLocks
+from engine.agents.llm import LLM
+from engine.runtime.locks import KeyedLocks
 from engine.outcomes import ApprovalRequest, Ask, Citation, Failure, Notice, Outcome, Question
 from engine.store.db import Database, check_writable
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Inbox
 from engine.store.patches import PatchStore
-from engine.text import clean
-from engine.threads import keep_latest
+from engine.language.text import clean
+from engine.runtime.threads import keep_latest
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume, Turn
 
 log = structlog.get_logger("engine")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from engine.store.entries import NewEntry
+from engine.entries.model import NewEntry
 
 
 def router(intent: str, domains: list[str] | None = None, also_query: bool = False) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from engine.dates import DateMention, date_range_back, resolve_date, today_in
+from engine.language.dates import DateMention, date_range_back, resolve_date, today_in
 
 SUNDAY = date(2026, 11, 22)
 MONDAY = date(2026, 11, 16)

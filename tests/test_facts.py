@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from engine.facts import Fact, compare_latest, compute_facts, epley, facts_text, parse_duration
-from engine.store.entries import Entry, EntryKind, EntryStatus
+from engine.entries.model import Entry, EntryKind, EntryStatus
 
 TODAY = date(2026, 11, 30)
 

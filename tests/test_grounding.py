@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from engine.facts import Fact, compute_facts
-from engine.grounding import check_numbers
+from engine.query.grounding import check_numbers
 from tests.test_facts import MONTH, TODAY, lift, metrics, nov, strength
 
 BENCH = compute_facts(MONTH, exercises=["bench press"], today=TODAY)

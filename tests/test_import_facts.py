@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engine.domains.registry import DomainRegistry
 from engine.facts import compute_facts
-from engine.grounding import check_numbers
+from engine.query.grounding import check_numbers
 from engine.importers import store_imported
 from engine.importers.strong import ExerciseNamer, decode, parse_strong_csv
 from engine.store.db import Database

@@ -7,7 +7,7 @@ from pydantic import BaseModel
 
 from engine.config import LLMConfig
 from engine.errors import ModelInvalid, ModelMissing, ModelTimeout, ModelUnreachable, ModelFailed
-from engine.llm import LLM
+from engine.agents.llm import LLM
 from tests.fakes.ollama_server import Fail, FakeOllama, Hang
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.notation import SetHint, read_strength
-from engine.vocab import Vocabulary
+from engine.language.notation import SetHint, read_strength
+from engine.language.vocab import Vocabulary
 
 VOCAB = Vocabulary(
     {

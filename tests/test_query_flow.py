@@ -15,7 +15,7 @@ from structlog.testing import capture_logs
 from engine.engine import Engine
 from engine.graph.log_flow import UserClarificationResponse
 from engine.outcomes import Answer, Ask, Logged, Notice
-from engine.store.entries import NewEntry
+from engine.entries.model import NewEntry
 from engine.turns import ClarificationAnswer, Message, Resume
 from tests import scripts
 from tests.conftest import OpenEngine

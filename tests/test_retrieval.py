@@ -11,10 +11,11 @@ from structlog.testing import capture_logs
 
 from engine.agents.schemas import RetrievalInstruction
 from engine.domains.registry import DomainRegistry, DomainSelector
-from engine.questions import read_question
-from engine.retrieval import EXHAUSTED_WARNING, Retriever, normalize_instructions
+from engine.query.questions import read_question
+from engine.query.retrieval import EXHAUSTED_WARNING, Retriever, normalize_instructions
 from engine.store.db import Database
-from engine.store.entries import EntryStore, NewEntry
+from engine.store.entries import EntryStore
+from engine.entries.model import NewEntry
 
 TODAY = date(2026, 11, 22)  # a Sunday
 USER = "tg:1"

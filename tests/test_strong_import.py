@@ -18,18 +18,13 @@ import pytest
 from bot.data_cli import Progress
 from engine.agents.schemas import ParserOutput
 from engine.domains.registry import DomainRegistry
-from engine.exporters import CSV_COLUMNS, all_entries, to_csv, to_json
+from engine.entries.export import CSV_COLUMNS, all_entries, to_csv, to_json
 from engine.importers import store_imported
-from engine.importers.strong import (
-    ExerciseNamer,
-    MissingColumnsError,
-    StrongImport,
-    decode,
-    parse_strong_csv,
-)
+from engine.importers.strong import ExerciseNamer, MissingColumnsError, StrongImport, decode, parse_strong_csv
 from engine.store.db import Database
-from engine.store.entries import Entry, EntryStore, NewEntry
-from engine.summaries import summarize
+from engine.entries.model import Entry, NewEntry
+from engine.store.entries import EntryStore
+from engine.entries.summaries import summarize
 from tests.fakes.ollama_server import FakeOllama
 
 DATA = Path(__file__).parent / "data"

@@ -9,7 +9,7 @@ from pathlib import Path
 from engine.domains.registry import BUILTIN_DIR
 from engine.engine import Engine
 from engine.outcomes import Answer, ApprovalRequest, Ask, Logged, Notice
-from engine.store.entries import NewEntry
+from engine.entries.model import NewEntry
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume
 from tests import scripts
 from tests.conftest import OpenEngine
@@ -138,7 +138,7 @@ async def test_execute_replay_commits_once(open_engine: OpenEngine, fake: FakeOl
         await seed(engine)
         (req,) = await engine.handle(say(PLAN_REQUEST))
         assert isinstance(req, ApprovalRequest)
-        from engine.agents.task_schemas import TaskSheet
+        from engine.tasks.model import TaskSheet
 
         sheet = TaskSheet.model_validate(req.plan)
         first = await engine.patches.commit(USER, CONV, sheet.patch)

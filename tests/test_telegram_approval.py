@@ -7,7 +7,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine.engine import Engine
-from engine.store.entries import NewEntry
+from engine.entries.model import NewEntry
 from tests import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama

@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from engine.vocab import Conflict, Match, Vocabulary
+from engine.language.vocab import Conflict, Match, Vocabulary
 
 STRENGTH = {
     "bench press": ["벤치프레스", "벤치", "bench", "bp"],

@@ -8,8 +8,8 @@ from engine.agents.briefing import entries_text, other_domains, responses_text
 from engine.agents.prompts import render
 from engine.agents.schemas import AnalyzerOutput
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
-from engine.llm import LLM
-from engine.store.entries import Entry
+from engine.agents.llm import LLM
+from engine.entries.model import Entry
 
 
 async def analyze(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
-from engine.store.entries import Entry
+from engine.entries.model import Entry
 
 MAX_ENTRY_LINES = 40
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.agents.prompts import render
 from engine.agents.schemas import ChatOutput
-from engine.llm import LLM
+from engine.agents.llm import LLM
 
 
 async def chat(llm: LLM, text: str) -> ChatOutput:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from engine.agents.prompts import render
 from engine.agents.schemas import ClarifierOutput
 from engine.domains.registry import ActiveDomainContext
-from engine.llm import LLM
+from engine.agents.llm import LLM
 
 
 async def clarify(llm: LLM, ctx: ActiveDomainContext, text: str, missing: Sequence[str]) -> ClarifierOutput:

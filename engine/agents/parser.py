@@ -12,10 +12,11 @@ from datetime import date
 
 from engine.agents.context import ClarificationItem
 from engine.agents.prompts import render
-from engine.agents.schemas import ExerciseLog, ParserOutput
+from engine.entries.model import ExerciseLog
+from engine.agents.schemas import ParserOutput
 from engine.domains.registry import ActiveDomainContext
-from engine.llm import LLM
-from engine.notation import read_strength
+from engine.agents.llm import LLM
+from engine.language.notation import read_strength
 
 
 def _fields(ctx: ActiveDomainContext, domain: str) -> str:

@@ -9,8 +9,8 @@ from engine.agents.briefing import other_domains, responses_text
 from engine.agents.prompts import render
 from engine.agents.schemas import Gap, PlannerOutput
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
-from engine.llm import LLM
-from engine.questions import QuestionShape
+from engine.agents.llm import LLM
+from engine.query.questions import QuestionShape
 
 
 def _shape_text(shape: QuestionShape) -> str:

@@ -8,7 +8,7 @@ from engine.agents.context import HistoryItem
 from engine.agents.prompts import render
 from engine.agents.schemas import RouterOutput
 from engine.domains.registry import DomainRegistry
-from engine.llm import LLM
+from engine.agents.llm import LLM
 
 
 def format_history(history: Sequence[HistoryItem]) -> str:

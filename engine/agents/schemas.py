@@ -13,6 +13,8 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from engine.entries.model import ExerciseLog, Metric
+
 Intent = Literal["LOG", "QUERY", "TASK", "CORRECTION", "CHAT"]
 
 
@@ -34,31 +36,6 @@ class RouterOutput(BaseModel):
             "CHAT: anything else (greetings, thanks)."
         )
     )
-
-
-class SetDetail(BaseModel):
-    """One set of an exercise."""
-
-    set_num: int = Field(ge=1, description="1, 2, 3, …")
-    weight: float | None = Field(default=None, ge=0, description="Weight lifted; null for bodyweight.")
-    reps: int | None = Field(default=None, ge=0, le=1000, description="Repetitions in this set.")
-
-
-class ExerciseLog(BaseModel):
-    """One exercise with its sets."""
-
-    name: str = Field(description="Exercise name, canonical English if known (bench press).")
-    sets: int = Field(ge=0, le=100, description="Number of sets; equals the length of set_details.")
-    weight_unit: Literal["kg", "lb"] | None = Field(default=None, description="kg or lb; null for bodyweight.")
-    set_details: list[SetDetail] = Field(description="One item per set, in order.")
-
-
-class Metric(BaseModel):
-    """A measured value outside strength sets (distance, duration, calories, …)."""
-
-    name: str = Field(description="Field name from the domain's log schema, e.g. distance_km.")
-    value: str = Field(description="The value as written, e.g. 5, 25:30, 200.")
-    unit: str = Field(default="", description="Canonical unit, e.g. km, min, kcal, g.")
 
 
 class ParserOutput(BaseModel):

@@ -8,8 +8,8 @@ from engine.agents.briefing import entries_text, responses_text, rules_text
 from engine.agents.prompts import render
 from engine.agents.schemas import SynthesizerOutput
 from engine.domains.registry import ActiveDomainContext
-from engine.llm import LLM
-from engine.store.entries import Entry
+from engine.agents.llm import LLM
+from engine.entries.model import Entry
 
 
 async def synthesize(

@@ -1,9 +1,6 @@
-"""Task formation's output model and the plan shapes built from it.
-
-``TaskFormationOutput`` is what the model writes (its class name is the schema
-title the fake answers by). ``WorkPlan``, ``TaskSheet`` and ``Patch`` are what
-code builds from it after checking evidence, limits and the tool profile.
-"""
+"""Task formation's output model: what the model writes (its class name is the
+schema title the fake answers by). The plan shapes code builds from it live in
+:mod:`engine.tasks.model`."""
 
 from __future__ import annotations
 
@@ -11,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-EvidenceStatus = Literal["validated", "unresolved", "conflicting"]
+from engine.tasks.model import EvidenceStatus
 
 
 class ProposedOp(BaseModel):
@@ -55,68 +52,3 @@ class TaskFormationOutput(BaseModel):
     next_step: Literal["ready", "investigate", "ask_user", "no_task"] = Field(
         description="ready: plan complete; investigate: needs more of their entries; ask_user; no_task: nothing to do."
     )
-
-
-class Source(BaseModel):
-    title: str
-    """An entry's date and summary, or ``<domain> expertise``."""
-    ref: str
-    """``entry:<id>`` or ``domain:<name>``."""
-    retrieved_at: str
-
-
-class Evidence(BaseModel):
-    claim: str
-    status: EvidenceStatus
-    critical: bool = True
-    sources: list[Source] = Field(default_factory=list)
-    notes: str = ""
-
-
-class PatchOp(BaseModel):
-    """A checked operation, ready to commit."""
-
-    op: Literal["add_planned_session", "set_goal", "correct_entry"]
-    date: str | None = None
-    domain: str = ""
-    exercise: str | None = None
-    sets: int | None = None
-    reps: int | None = None
-    weight: float | None = None
-    unit: str | None = None
-    goal: str | None = None
-    entry_id: str | None = None
-    """correct_entry: the entry meant (found by code)."""
-    field: str | None = None
-    old_value: str | None = None
-    new_value: str | None = None
-
-
-class Patch(BaseModel):
-    patch_id: str
-    """Deterministic per turn and plan version: committing it twice commits once."""
-    ops: list[PatchOp]
-
-
-class WorkPlan(BaseModel):
-    """Ephemeral: shown, nothing stored."""
-
-    kind: Literal["work_plan"] = "work_plan"
-    goal: str
-    inputs: list[str] = Field(default_factory=list)
-    steps: list[str] = Field(default_factory=list)
-    tools_required: list[str] = Field(default_factory=list)
-    expected_output: str = ""
-    risk_flags: list[str] = Field(default_factory=list)
-    note: str = ""
-    """Why this is only a plan (e.g. downgraded: evidence missing)."""
-
-
-class TaskSheet(WorkPlan):
-    """Stateful: a WorkPlan plus what it assumes, its evidence and the changes it will make."""
-
-    kind: Literal["task_sheet"] = "task_sheet"  # type: ignore[assignment]
-    assumptions: list[str] = Field(default_factory=list)
-    evidence: list[Evidence] = Field(default_factory=list)
-    patch: Patch
-    confidence: float

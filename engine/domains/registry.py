@@ -11,7 +11,7 @@ import structlog
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.domains.model import ClarificationPattern, Domain, LogField, NotationRule
-from engine.vocab import Vocabulary
+from engine.language.vocab import Vocabulary
 
 log = structlog.get_logger("engine.domains")
 

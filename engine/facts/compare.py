@@ -11,7 +11,7 @@ from engine.facts.measures import _BODYWEIGHT, _WEIGHTED
 from engine.facts.model import Fact
 from engine.facts.rows import _DAY
 from engine.facts.scan import _scan
-from engine.store.entries import Entry
+from engine.entries.model import Entry
 
 
 def _pct(delta: float, base: float) -> float | None:

@@ -12,7 +12,7 @@ from engine.facts.lifts import _lifts
 from engine.facts.model import Fact
 from engine.facts.scan import _scan
 from engine.facts.strength import _lift_facts
-from engine.store.entries import Entry
+from engine.entries.model import Entry
 
 
 def compute_facts(

@@ -12,7 +12,7 @@ from engine.facts.display import _fmt, _with_unit
 from engine.facts.model import LB_TO_KG
 from engine.facts.rows import _AT, _BY_DAY, _BY_ID, _DAY, _ENTRY_ID, _EX_AT, _TOP_UNIT, _merge, _Row
 from engine.facts.scan import _scan, _Scan
-from engine.store.entries import Entry
+from engine.entries.model import Entry
 
 
 @dataclass(slots=True)

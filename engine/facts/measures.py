@@ -9,17 +9,7 @@ from typing import Literal
 
 from engine.facts.display import _fmt, _with_unit
 from engine.facts.lifts import _set_text
-from engine.facts.rows import (
-    _E1,
-    _MAX_REPS,
-    _REPS,
-    _TOP,
-    _TOP_R,
-    _TOP_UNIT,
-    _TOP_W,
-    _VOLUME,
-    _Row,
-)
+from engine.facts.rows import _E1, _MAX_REPS, _REPS, _TOP, _TOP_R, _TOP_UNIT, _TOP_W, _VOLUME, _Row
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.facts.bouts import _SPORTS, _Bout, _metrics, _run, _swim
 from engine.facts.rows import _DAY, _Row
-from engine.store.entries import Entry
+from engine.entries.model import Entry
 
 # Logged in these domains, an entry is not a workout (a meal is not a session).
 _NOT_TRAINING = frozenset({"nutrition"})

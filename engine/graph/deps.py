@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.domains.registry import DomainSelector
-from engine.llm import LLM
+from engine.agents.llm import LLM
 from engine.store.entries import EntryStore
 from engine.store.patches import PatchStore
 

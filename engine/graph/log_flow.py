@@ -18,14 +18,14 @@ from engine.agents.clarifier import clarify
 from engine.agents.parser import parse
 from engine.agents.router import route
 from engine.agents.schemas import ParserOutput
-from engine.dates import resolve_date
+from engine.language.dates import resolve_date
 from engine.agents.context import ClarificationItem, HistoryItem
 from engine.graph.state import State
 from engine.outcomes import Ask, Logged, LoggedEntry, Notice, Question
 from engine.outcomes import Answer as AnswerOutcome
 from engine.graph.deps import Deps
-from engine.store.entries import NewEntry
-from engine.summaries import summarize
+from engine.entries.model import NewEntry
+from engine.entries.summaries import summarize
 
 MAX_CLARIFY_ROUNDS = 2
 FALLBACK_DOMAIN = "general_fitness"

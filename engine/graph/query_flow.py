@@ -24,11 +24,11 @@ from engine.domains.registry import ActiveDomainContext
 from engine.facts import Fact, compute_facts, facts_text
 from engine.graph.deps import Deps
 from engine.graph.state import State
-from engine.grounding import check_numbers
+from engine.query.grounding import check_numbers
 from engine.outcomes import Answer, Citation, Notice
-from engine.questions import QuestionShape, read_question
-from engine.retrieval import RetrievalResult, Retriever, normalize_instructions
-from engine.store.entries import Entry
+from engine.query.questions import QuestionShape, read_question
+from engine.query.retrieval import RetrievalResult, Retriever, normalize_instructions
+from engine.entries.model import Entry
 
 log = structlog.get_logger("engine.query")
 

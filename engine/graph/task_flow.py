@@ -19,7 +19,8 @@ from langgraph.types import interrupt
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.agents.former import form
-from engine.agents.task_schemas import Patch, TaskFormationOutput, TaskSheet, WorkPlan
+from engine.tasks.model import Patch, TaskSheet, WorkPlan
+from engine.agents.task_schemas import TaskFormationOutput
 from engine.domains.model import Domain
 from engine.facts import compute_facts, facts_text
 from engine.graph.deps import Deps

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from engine.importers.strong import workout_identity
 from engine.store.db import Database
-from engine.store.entries import EntryStore, NewEntry
+from engine.store.entries import EntryStore
+from engine.entries.model import NewEntry
 
 BATCH_SIZE = 500
 

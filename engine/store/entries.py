@@ -17,41 +17,8 @@ from typing import Any, Literal
 import aiosqlite
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.entries.model import Entry, NewEntry
 from engine.store.db import Database
-
-EntryKind = Literal["parsed", "note", "planned"]
-EntryStatus = Literal["active", "superseded", "deleted", "completed"]
-
-
-class NewEntry(BaseModel):
-    """An entry about to be stored."""
-
-    model_config = ConfigDict(frozen=True)
-
-    occurred_on: date
-    domain: str
-    activity_type: str
-    kind: EntryKind = "parsed"
-    summary: str
-    data: dict[str, Any] = Field(default_factory=dict)
-    """The parsed entry (for strength: ``exercises[name, sets, weight_unit, set_details]``)."""
-    raw_text: str
-    terms: list[str] = Field(default_factory=list)
-    """Canonical vocabulary terms found in the text (``bench press`` for ``벤치프레스``)."""
-    source: Literal["chat", "import", "correction", "plan"] = "chat"
-    source_key: str
-    """Unique per user and origin (``turn:<inbox id>:<n>``, ``strong:<sha256 of the workout>``)."""
-
-
-class Entry(NewEntry):
-    """A stored entry."""
-
-    entry_id: str
-    user_key: str
-    status: EntryStatus
-    supersedes: str | None
-    created_at: datetime
-
 
 def entry_id_for(user_key: str, source_key: str) -> str:
     """Deterministic id, so a replayed store yields the same id; scoped by user like the key."""

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any
 
-from engine.agents.task_schemas import Patch, PatchOp
+from engine.tasks.model import Patch, PatchOp
 from engine.store.db import Database
-from engine.store.entries import INSERT_SQL, NewEntry, _COLUMNS, _row_to_entry, entry_id_for, insert_params
-from engine.summaries import exercise_line
-from engine.agents.schemas import ExerciseLog, SetDetail
+from engine.store.entries import INSERT_SQL, _COLUMNS, _row_to_entry, entry_id_for, insert_params
+from engine.entries.model import NewEntry
+from engine.entries.summaries import exercise_line
+from engine.entries.model import ExerciseLog, SetDetail
 
 
 @dataclass

@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from engine.agents.task_schemas import Evidence, PatchOp, ProposedAssumption, ProposedOp, Source
+from engine.tasks.model import Evidence, PatchOp, Source
+from engine.agents.task_schemas import ProposedAssumption, ProposedOp
 from engine.domains.model import Domain
 from engine.domains.registry import ActiveDomainContext
-from engine.store.entries import Entry
+from engine.entries.model import Entry
 
 STATUS_WEIGHT = {"validated": 1.0, "unresolved": 0.4, "conflicting": 0.0}
 

@@ -8,11 +8,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.agents.schemas import ExerciseLog, Metric, ParserOutput, SetDetail
+from engine.entries.model import ExerciseLog, Metric, SetDetail
+from engine.agents.schemas import ParserOutput
 from engine.importers.strong.names import _KM_PER_UNIT, ExerciseNamer
 from engine.importers.strong.rows import _num, _Row
-from engine.store.entries import NewEntry
-from engine.summaries import summarize
+from engine.entries.model import NewEntry
+from engine.entries.summaries import summarize
 
 _SET_KINDS = {"w": "warm-up", "d": "drop set", "f": "failure"}
 

@@ -6,7 +6,7 @@ import re
 from typing import Literal
 
 from engine.domains.registry import DomainRegistry, DomainSelector
-from engine.vocab import Vocabulary
+from engine.language.vocab import Vocabulary
 
 WeightUnit = Literal["kg", "lb"]
 

@@ -7,11 +7,17 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.importers.strong.columns import _LABELS, ImportFormatError, MissingColumnsError, _columns, _delimiter
+from engine.importers.strong.columns import (
+    _LABELS,
+    ImportFormatError,
+    MissingColumnsError,
+    _columns,
+    _delimiter,
+)
 from engine.importers.strong.entries import _entry
 from engine.importers.strong.names import ExerciseNamer, WeightUnit
 from engine.importers.strong.rows import _Row, _RowReader
-from engine.store.entries import NewEntry
+from engine.entries.model import NewEntry
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, in data rows."""

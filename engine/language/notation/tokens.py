@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.vocab import Match, Vocabulary
+from engine.language.vocab import Match, Vocabulary
 
 _Kind = Literal["num", "unit", "reps", "sets", "x", "of", "at", "sep", "ex", "break", "other"]
 

@@ -13,9 +13,9 @@ from datetime import date
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.dates import DateMention, resolve_date
+from engine.language.dates import DateMention, resolve_date
 from engine.domains.registry import ActiveDomainContext
-from engine.vocab import Vocabulary
+from engine.language.vocab import Vocabulary
 
 DEFAULT_DAYS = 7
 TREND_DAYS = 30

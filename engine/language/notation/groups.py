@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.notation.tokens import _HANGUL_WORD, _Token
+from engine.language.notation.tokens import _HANGUL_WORD, _Token
 
 _Label = Literal["W", "R", "S", "B"]
 

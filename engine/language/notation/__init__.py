@@ -43,6 +43,6 @@ and clauses, :mod:`~engine.notation.groups` into labelled quantities,
 :mod:`~engine.notation.reader` turns what they read into :class:`SetHint`.
 """
 
-from engine.notation.reader import SetHint, read_strength
+from engine.language.notation.reader import SetHint, read_strength
 
 __all__ = ["SetHint", "read_strength"]

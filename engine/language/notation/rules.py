@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.notation.groups import _Elem, _is, _qty, _Qty
+from engine.language.notation.groups import _Elem, _is, _qty, _Qty
 
 
 @dataclass(frozen=True, slots=True)

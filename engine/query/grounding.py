@@ -57,7 +57,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.facts import Fact
-from engine.store.entries import Entry
+from engine.entries.model import Entry
 
 
 class GroundingReport(BaseModel):

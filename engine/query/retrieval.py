@@ -16,9 +16,10 @@ import structlog
 from pydantic import BaseModel, Field
 
 from engine.agents.schemas import RetrievalInstruction
-from engine.dates import resolve_date
-from engine.questions import QuestionShape
-from engine.store.entries import Entry, EntryStore
+from engine.language.dates import resolve_date
+from engine.query.questions import QuestionShape
+from engine.entries.model import Entry
+from engine.store.entries import EntryStore
 
 log = structlog.get_logger("engine.retrieval")
 

@@ -6,10 +6,10 @@ import unicodedata
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.notation.groups import _groups
-from engine.notation.rules import _read_group
-from engine.notation.tokens import _clauses, _tokenize, _Token
-from engine.vocab import Vocabulary
+from engine.language.notation.groups import _groups
+from engine.language.notation.rules import _read_group
+from engine.language.notation.tokens import _clauses, _tokenize, _Token
+from engine.language.vocab import Vocabulary
 
 
 class SetHint(BaseModel):

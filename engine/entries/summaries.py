@@ -3,7 +3,8 @@ in a confirmation comes from the parsed data, never from the model's prose."""
 
 from __future__ import annotations
 
-from engine.agents.schemas import ExerciseLog, ParserOutput
+from engine.entries.model import ExerciseLog
+from engine.agents.schemas import ParserOutput
 
 
 def _num(x: float) -> str:

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from typing import Any, Literal
 
-from engine.store.entries import Entry, EntryStore
+from engine.entries.model import Entry
+from engine.store.entries import EntryStore
 
 ExportFormat = Literal["csv", "json"]
 

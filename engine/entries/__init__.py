@@ -1,0 +1,1 @@
+"""A person's entries as data: the stored shapes, their one-line summaries, export."""

@@ -1,0 +1,1 @@
+"""Reading people's words in code: text cleaning, dates, vocabulary, strength notation."""

@@ -1,0 +1,1 @@
+"""Answering questions about entries: the question's shape, entry search, grounding checks."""

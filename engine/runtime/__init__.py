@@ -1,0 +1,1 @@
+"""Keeping a long-running process healthy: per-conversation locks, checkpoint pruning."""
