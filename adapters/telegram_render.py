@@ -89,9 +89,10 @@ def _answer(answer: Answer) -> str:
 
 
 def _citation(c: Citation) -> str:
-    if c.source.startswith(("http://", "https://")):
-        return f'<a href="{html.escape(c.source, quote=True)}">{esc(c.title)}</a>'
-    return esc(c.title) + (f" — {esc(c.source)}" if c.source and not c.source.startswith("entry:") else "")
+    if c.url and c.url.startswith(("http://", "https://")):
+        return f'<a href="{html.escape(c.url, quote=True)}">{esc(c.title)}</a>'
+    where = c.url or (c.ref if not c.ref.startswith("entry:") else "")
+    return esc(c.title) + (f" — {esc(where)}" if where else "")
 
 
 def _ask(ask: Ask) -> str:

@@ -17,10 +17,11 @@ import structlog
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.types import Command, Interrupt
+from langgraph.types import Command
 from pydantic import TypeAdapter
 
-from engine import controls
+from engine import texts
+from engine.admission import AnswerPending, Pending, check_message, check_resume, check_text
 from engine.config import EngineConfig
 from engine.language.dates import today_in
 from engine.domains.registry import DomainRegistry, DomainSelector
@@ -32,14 +33,16 @@ from engine.boundary import Progress
 from engine.graph.steps import current_progress
 from engine.agents.llm import LLM
 from engine.runtime.locks import KeyedLocks
-from engine.outcomes import ApprovalRequest, Ask, Citation, Failure, Notice, Outcome, Question
+from engine.controls import run_control
+from engine.interrupts import read_payload, resume_value, to_outcome
+from engine.outcomes import Failure, Outcome
 from engine.store.db import Database, check_writable
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Inbox
 from engine.store.patches import PatchStore
 from engine.language.text import clean
 from engine.runtime.threads import keep_latest
-from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume, Turn
+from engine.turns import Message, Resume, Turn
 
 log = structlog.get_logger("engine")
 WAL_LIMIT_BYTES = 4 * 1024 * 1024
@@ -47,7 +50,6 @@ WAL_LIMIT_BYTES = 4 * 1024 * 1024
 PRUNE_EVERY_TURNS = 500
 """How often finished inbox rows are pruned in a long-running process."""
 _outcomes = TypeAdapter(list[Outcome])
-_turn = TypeAdapter(Turn)
 
 
 class Engine:
@@ -139,7 +141,7 @@ class Engine:
                     return await self._message(turn)
                 if isinstance(turn, Resume):
                     return await self._resume(turn)
-                return await self._control(turn)
+                return await run_control(self, turn)
         finally:
             current_progress.reset(token)
             structlog.contextvars.unbind_contextvars("conversation")
@@ -148,55 +150,37 @@ class Engine:
 
     async def _message(self, turn: Message) -> list[Outcome]:
         text = clean(turn.text)
-        if not text:
-            return [Notice(text="That message was empty. Tell me what you did, e.g. “bench 55kg 10x5”.", code="empty")]
-        limit = self.config.max_message_chars
-        if len(text) > limit:
-            return [
-                Notice(
-                    text=f"That message is {len(text):,} characters long; I take at most {limit:,}. "
-                    "Please send it in shorter parts. Nothing was stored.",
-                    code="too_long",
-                )
-            ]
+        refused = check_text(text, self.config.max_message_chars)
+        if refused is not None:
+            return [refused]
         thread = await self.conversations.thread_id(turn.conversation)
-        pending = await self._pending(thread)
-        if pending is not None and pending.value.get("kind") == "ask":
-            # A plain reply while a question is open answers it.
-            asked_by = pending.value.get("asked_by")
-            if asked_by and asked_by != turn.user:
-                return [
-                    Notice(
-                        text="I'm waiting for an answer to a question I asked someone else here. "
-                        "They can answer it, or anyone can /cancel it.",
-                        code="busy",
-                    )
-                ]
-            resume = Resume(
-                conversation=turn.conversation,
-                user=turn.user,
-                at=turn.at,
-                interrupt_id=pending.id,
-                answer=ClarificationAnswer(answers=[text]),
-            )
-            return await self._resume(resume, message_id=turn.message_id)
-        if pending is not None:
-            return [
-                Notice(
-                    text="A plan is waiting for your decision: approve, revise or cancel it first (/cancel drops it).",
-                    code="pending_approval",
-                )
-            ]
-        item = await self.inbox.record(
-            turn.conversation, turn.user, "message", turn.model_copy(update={"text": text}).model_dump_json(), turn.message_id
-        )
+        verdict = check_message(turn, text, await self.pending(thread))
+        if isinstance(verdict, AnswerPending):
+            return await self._resume(verdict.resume, message_id=turn.message_id)
+        if verdict is not None:
+            return [verdict]
+        cleaned = turn.model_copy(update={"text": text})
+        item = await self.inbox.record(turn.conversation, turn.user, "message", cleaned.model_dump_json(), turn.message_id)
         if item is None:
             log.info("turn.duplicate", message_id=turn.message_id)
             return []
-        return await self._run_message(item, turn.model_copy(update={"text": text}), thread)
+        return await self.run_message(item, cleaned, thread)
 
-    async def _run_message(self, item: int, turn: Message, thread: str) -> list[Outcome]:
-        tz = await self._timezone(turn.user)
+    async def _resume(self, turn: Resume, message_id: str | None = None) -> list[Outcome]:
+        thread = await self.conversations.thread_id(turn.conversation)
+        refused = check_resume(turn, await self.pending(thread))
+        if refused is not None:
+            return [refused]
+        item = await self.inbox.record(turn.conversation, turn.user, "resume", turn.model_dump_json(), message_id)
+        if item is None:
+            return []
+        return await self.invoke(item, thread, Command(resume=resume_value(turn.answer)))
+
+    # ------------------------------------------------------------------ the graph (also used by controls)
+
+    async def run_message(self, item: int, turn: Message, thread: str) -> list[Outcome]:
+        """Start a new turn of the graph for a recorded message."""
+        tz = await self.timezone(turn.user)
         state = fresh_turn(
             turn_id=str(item),
             conversation=turn.conversation,
@@ -205,121 +189,28 @@ class Engine:
             today=today_in(tz, turn.at).isoformat(),
             timezone=tz,
         )
-        return await self._invoke(item, thread, state)
+        return await self.invoke(item, thread, state)
 
-    async def _resume(self, turn: Resume, message_id: str | None = None) -> list[Outcome]:
-        thread = await self.conversations.thread_id(turn.conversation)
-        pending = await self._pending(thread)
-        if pending is None or pending.id != turn.interrupt_id:
-            return [Notice(text="That question is no longer open (already answered or replaced).", code="stale")]
-        asked_by = pending.value.get("asked_by")
-        if asked_by and asked_by != turn.user:
-            return [Notice(text="Only the person who was asked can answer that.", code="not_yours")]
-        kind = pending.value.get("kind") if isinstance(pending.value, dict) else None
-        expected = ApprovalDecision if kind == "approval" else ClarificationAnswer
-        if not isinstance(turn.answer, expected):
-            return [Notice(text="That button does not belong to what is pending.", code="stale")]
-        item = await self.inbox.record(turn.conversation, turn.user, "resume", turn.model_dump_json(), message_id)
-        if item is None:
-            return []
-        return await self._invoke(item, thread, Command(resume=turn.answer.model_dump(mode="json")))
-
-    async def _control(self, turn: Control) -> list[Outcome]:
-        thread = await self.conversations.thread_id(turn.conversation)
-        action = turn.action
-        if action == "reset":
-            await self.conversations.new_epoch(turn.conversation)
-            await self.checkpointer.adelete_thread(thread)
-            return [Notice(text="Started a fresh conversation. Your logged entries are kept.", code="reset")]
-        if action == "cancel":
-            pending = await self._pending(thread)
-            if pending is None:
-                return [Notice(text="Nothing to cancel.", code="nothing")]
-            item = await self.inbox.record(turn.conversation, turn.user, "control", turn.model_dump_json(), None)
-            assert item is not None
-            return await self._invoke(item, thread, Command(resume={"cancelled": True}))
-        if action == "status":
-            pending = await self._pending(thread)
-            if pending is None:
-                return [Notice(text="Nothing is waiting for you.", code="nothing")]
-            return [self._ask(pending)]
-        if action == "retry":
-            return await self._retry(turn, thread)
-        if action == "timezone":
-            return await controls.set_timezone(self.conversations, turn)
-        if action == "export":
-            return await controls.export(self.entries, turn, await self._timezone(turn.user))
-        if action == "undo":
-            return await controls.undo(self.patches, turn)
-        if action == "history":
-            return await controls.history(self.patches, turn)
-        if action == "forget":
-            removed = await controls.forget(self.entries, self.inbox, self.conversations, self.patches, turn)
-            # A private conversation is the person's own and goes too; a group's
-            # thread belongs to everyone in it and stays.
-            private = turn.conversation == turn.user
-            if private:
-                await self.checkpointer.adelete_thread(thread)
-                await self.conversations.new_epoch(turn.conversation)
-            what = "entries and this conversation" if private else "entries"
-            return [
-                Notice(
-                    text=f"Done: deleted {removed} {what}. Nothing of yours is kept.",
-                    code="forgotten",
-                )
-            ]
-        return [Notice(text=f"/{action} is not available in this version of Almanac.", code="not_available")]
-
-    async def _retry(self, turn: Control, thread: str) -> list[Outcome]:
-        failed = await self.inbox.failed(turn.conversation)
-        if not failed:
-            return [Notice(text="Nothing to retry: every message so far was handled.", code="nothing")]
-        outcomes: list[Outcome] = []
-        for item in failed:
-            original = _turn.validate_json(item.payload)
-            snapshot = await self.graph.aget_state(self._config(thread))
-            pending = snapshot.interrupts[0] if snapshot.interrupts else None
-            # A run that stopped on an error mid-way (its state says what is next)
-            # continues from the failed node; nodes before it are not run again.
-            stopped_here = bool(snapshot.next) and pending is None and (
-                not isinstance(original, Message) or snapshot.values.get("turn_id") == str(item.id)
-            )
-            if stopped_here:
-                result = await self._invoke(item.id, thread, None)
-            elif isinstance(original, Message):
-                if pending is not None:
-                    outcomes.append(
-                        Notice(text="Answer or /cancel the open question first, then /retry.", code="busy")
-                    )
-                    break
-                result = await self._run_message(item.id, original, thread)
-            elif isinstance(original, Resume) and pending is not None and pending.id == original.interrupt_id:
-                result = await self._invoke(item.id, thread, Command(resume=original.answer.model_dump(mode="json")))
-            elif isinstance(original, Control) and pending is not None:
-                result = await self._invoke(item.id, thread, Command(resume={"cancelled": True}))
-            else:
-                await self.inbox.mark(item.id, "done", "stale")
-                continue
-            outcomes.extend(result)
-            if any(isinstance(o, Failure) for o in result):
-                break
-        return outcomes
-
-    # ------------------------------------------------------------------ graph
-
-    def _config(self, thread: str) -> Any:
+    @staticmethod
+    def thread_config(thread: str) -> Any:
+        """The graph config that selects a thread."""
         return {"configurable": {"thread_id": thread}}
 
-    async def _pending(self, thread: str) -> Interrupt | None:
-        snapshot = await self.graph.aget_state(self._config(thread))
-        interrupts = snapshot.interrupts
-        return interrupts[0] if interrupts else None
+    async def pending(self, thread: str) -> Pending | None:
+        """The question or plan the thread is paused on, if any."""
+        snapshot = await self.graph.aget_state(self.thread_config(thread))
+        for intr in snapshot.interrupts:
+            payload = read_payload(intr.value)
+            if payload is not None:
+                return Pending(id=intr.id, payload=payload)
+        return None
 
-    async def _invoke(self, item: int, thread: str, graph_input: Any) -> list[Outcome]:
+    async def invoke(self, item: int, thread: str, graph_input: Any) -> list[Outcome]:
+        """Run the graph for the inbox item ``item`` and mark the item done or failed."""
         try:
             # "exit": one checkpoint per turn (or per interrupt) instead of one per
             # step; a crash mid-turn is covered by the inbox and /retry.
-            result = await self.graph.ainvoke(graph_input, self._config(thread), durability="exit")
+            result = await self.graph.ainvoke(graph_input, self.thread_config(thread), durability="exit")
         except UserFacingError as exc:
             await self.inbox.mark(item, "failed", exc.code)
             log.warning("turn.failed", code=exc.code)
@@ -327,13 +218,7 @@ class Engine:
         except Exception:
             await self.inbox.mark(item, "failed", "internal")
             log.exception("turn.crashed")
-            return [
-                Failure(
-                    text="Something went wrong on my side (it is logged). Your message is kept; send /retry to try again.",
-                    code="internal",
-                    retryable=True,
-                )
-            ]
+            return [Failure(text=texts.INTERNAL_ERROR, code="internal", retryable=True)]
         await self.inbox.mark(item, "done")
         await keep_latest(self.checkpointer, thread)
         self._turns += 1
@@ -341,35 +226,13 @@ class Engine:
             await self.inbox.prune()
         outcomes = _outcomes.validate_python(result.get("outcomes") or [])
         for intr in result.get("__interrupt__") or ():
-            outcomes.append(self._ask(intr))
+            payload = read_payload(intr.value)
+            if payload is not None:
+                outcomes.append(to_outcome(intr.id, payload))
         return outcomes
 
-    @staticmethod
-    def _ask(intr: Interrupt) -> Outcome:
-        value: dict[str, Any] = intr.value if isinstance(intr.value, dict) else {}
-        if value.get("kind") == "approval":
-            return ApprovalRequest(
-                interrupt_id=intr.id,
-                title=str(value.get("title", "")),
-                plan=dict(value.get("plan") or {}),
-                summary=str(value.get("summary", "")),
-                confidence=float(value.get("confidence", 0.0)),
-                evidence=[Citation(title=str(e.get("title", "")), source=str(e.get("source", ""))) for e in value.get("evidence", [])],
-                asked_by=str(value.get("asked_by", "")),
-            )
-        questions = [
-            Question(text=str(q.get("text", "")), options=[str(o) for o in q.get("options", [])][:5])
-            for q in value.get("questions", [])
-        ][:3] or [Question(text="Could you say more?")]
-        return Ask(
-            interrupt_id=intr.id,
-            questions=questions,
-            why=str(value.get("why", "")),
-            if_declined=str(value.get("if_declined", "")),
-            asked_by=str(value.get("asked_by", "")),
-        )
-
-    async def _timezone(self, user: str) -> str:
+    async def timezone(self, user: str) -> str:
+        """The user's time zone: set with /timezone, or the default."""
         return await self.conversations.timezone(user) or self.config.default_timezone
 
 

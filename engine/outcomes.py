@@ -6,7 +6,7 @@ and each adapter decides how they look.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -17,14 +17,18 @@ class _Outcome(BaseModel):
 
 
 class Citation(BaseModel):
-    """Something an answer rests on."""
+    """Something an answer or a plan rests on: an entry today, an article tomorrow."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     title: str
-    """An entry's date and summary, or an article's title."""
-    source: str = ""
-    """Where it came from: ``entry:<id>``, a URL or a knowledge-base path."""
+    """An entry's date and summary, an article's title, or a domain's expertise."""
+    ref: str = ""
+    """What it is in Almanac: ``entry:<id>``, ``domain:<name>``, ``article:<chunk id>``."""
+    url: str | None = None
+    """Where a person can read it (an article's URL or path); none for entries."""
+    retrieved_at: datetime | None = None
+    """When it was read for this answer or plan."""
     on: date | None = None
     """The entry's date, when the citation is an entry."""
 

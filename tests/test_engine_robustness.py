@@ -13,7 +13,7 @@ import pytest
 import structlog
 
 from bot.logs import configure_logging
-from engine.graph.log_flow import LogNodes
+from engine.graph.log_nodes import LogNodes
 from engine.outcomes import Ask, Failure, Logged, Notice
 from engine.turns import ClarificationAnswer, Control, Message, Resume
 from tests import scripts

@@ -13,7 +13,7 @@ import pytest
 from structlog.testing import capture_logs
 
 from engine.engine import Engine
-from engine.graph.log_flow import UserClarificationResponse
+from engine.interrupts import read_clarification
 from engine.outcomes import Answer, Ask, Logged, Notice
 from engine.entries.model import NewEntry
 from engine.turns import ClarificationAnswer, Message, Resume
@@ -282,14 +282,15 @@ async def test_unknown_domains_are_skipped_valid_ones_load(open_engine: OpenEngi
 
 
 async def test_missing_active_domains_count_as_none(open_engine: OpenEngine) -> None:
-    from engine.graph.query_flow import QueryNodes, route_after_analyzer, route_after_expand_domain
+    from engine.graph.query_nodes import QueryNodes
+    from engine.graph.routes import Routes
 
     async with open_engine() as engine:
         nodes = QueryNodes(_deps(engine))
         out = await nodes.expand_domain({"expansion_request": ["running"]})  # type: ignore[typeddict-item]
     assert out["domains"] == ["running"] and out["domain_expansion_history"] == ["running"]
-    assert route_after_analyzer({}) == "synthesize"  # type: ignore[typeddict-item]
-    assert route_after_expand_domain({"is_partial": True}) == "retrieve"  # type: ignore[typeddict-item]
+    assert Routes().after_analyze({}) == "synthesize"
+    assert Routes().after_expand_domain({"is_partial": True}) == "retrieve"
 
 
 def _deps(engine: Engine) -> Any:
@@ -347,7 +348,7 @@ async def test_decline_resumes_at_synthesize_with_fallback(open_engine: OpenEngi
 
 
 def test_resume_value_is_validated_strictly() -> None:
-    assert UserClarificationResponse.model_validate({"answers": ["Easy"]}).answers == ["Easy"]
+    assert read_clarification({"answers": ["Easy"]}) == ClarificationAnswer(answers=["Easy"])
+    # Anything not exactly the shape (no coercion, no extra keys) is a skip, never a guess.
     for bad in ({"answers": [5]}, {"answers": "Easy"}, {"declined": "yes"}, {"answers": [], "extra": 1}):
-        with pytest.raises(ValueError):
-            UserClarificationResponse.model_validate(bad)
+        assert read_clarification(bad) == ClarificationAnswer(declined=True)

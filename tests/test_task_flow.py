@@ -69,7 +69,7 @@ async def test_task_sheet_needs_approval_and_approve_executes_once(open_engine: 
         assert isinstance(req, ApprovalRequest)
         assert req.confidence >= 0.8 and "plan 2026-11-23: bench press 5×5 @ 57.5 kg" in req.summary
         assert req.plan["kind"] == "task_sheet" and len(req.plan["patch"]["ops"]) == 3
-        assert req.evidence and req.evidence[0].source.startswith("entry:")
+        assert req.evidence and req.evidence[0].ref.startswith("entry:")
         assert await entry_summaries(engine) == before  # nothing changed yet
         out = await engine.handle(decide(req, "approve"))
         assert isinstance(out[0], Logged) and len(out[0].entries) == 3

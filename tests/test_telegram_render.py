@@ -40,9 +40,9 @@ def test_answer_shows_cited_dates_sources_and_partial() -> None:
     answer = Answer(
         text="You benched 52.5 kg on 2026-11-15.",
         citations=[
-            Citation(title="bench", source="entry:1", on=date(2026, 11, 15)),
-            Citation(title="bench", source="entry:2", on=date(2026, 11, 22)),
-            Citation(title="Overload & you", source="https://example.org/a?b=1&c=2"),
+            Citation(title="bench", ref="entry:1", on=date(2026, 11, 15)),
+            Citation(title="bench", ref="entry:2", on=date(2026, 11, 22)),
+            Citation(title="Overload & you", url="https://example.org/a?b=1&c=2"),
         ],
         partial=True,
     )

@@ -17,7 +17,9 @@ import ollama
 import structlog
 from pydantic import BaseModel, ValidationError
 
+from engine import texts
 from engine.config import LLMConfig
+from engine.language.text import public_url
 from engine.errors import ModelFailed, ModelInvalid, ModelMissing, ModelTimeout, ModelUnreachable
 
 T = TypeVar("T", bound=BaseModel)
@@ -134,29 +136,16 @@ class LLM:
                     options={"temperature": cfg.temperature, "seed": cfg.seed, "num_ctx": cfg.num_ctx},
                 )
         except httpx.TimeoutException:
-            raise ModelTimeout(
-                f"The language model did not answer within {cfg.timeout_s:g} s. "
-                "It may still be loading; send /retry in a moment, or raise OLLAMA_TIMEOUT_S."
-            ) from None
+            raise ModelTimeout(texts.model_timeout(cfg.timeout_s)) from None
         except (httpx.ConnectError, ConnectionError, httpx.RemoteProtocolError):
-            raise ModelUnreachable(
-                f"I can't reach the language model at {cfg.host}. Start Ollama "
-                f"(`ollama serve`), then send /retry — your message is kept."
-            ) from None
+            raise ModelUnreachable(texts.model_unreachable(public_url(cfg.host))) from None
         except ollama.ResponseError as exc:
             if exc.status_code == 404:
-                raise ModelMissing(
-                    f"The model {model} is not installed in Ollama. Run `ollama pull {model}` "
-                    "on the Ollama machine, then send /retry — your message is kept."
-                ) from None
-            raise ModelFailed(
-                f"The language model failed ({exc.status_code}: {str(exc.error)[:200]}). "
-                "Send /retry to try again."
-            ) from None
+                raise ModelMissing(texts.model_missing(model)) from None
+            raise ModelFailed(texts.model_failed(exc.status_code, str(exc.error))) from None
         except httpx.HTTPError as exc:
             raise ModelUnreachable(
-                f"The connection to the language model at {cfg.host} failed ({type(exc).__name__}). "
-                "Send /retry once it is back — your message is kept."
+                texts.model_connection_failed(public_url(cfg.host), type(exc).__name__)
             ) from None
         return response.message.content or ""
 

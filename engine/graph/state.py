@@ -10,7 +10,11 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from pydantic import BaseModel
+
 from engine.agents.context import ClarificationItem, HistoryItem
+from engine.agents.schemas import AnalyzerOutput, ParserOutput, PlannerOutput, SynthesizerOutput
+from engine.interrupts import AskPayload
 
 
 class State(TypedDict, total=False):
@@ -33,7 +37,7 @@ class State(TypedDict, total=False):
     declined: bool
     cancelled: bool
     ask: dict[str, Any] | None
-    """The pending question's payload (becomes an ``Ask``)."""
+    """The pending question's ``AskPayload`` (becomes an ``Ask``)."""
     ask_origin: str
     """``log`` or ``query``: where an answered question resumes."""
     outcomes: list[dict[str, Any]]
@@ -57,6 +61,9 @@ class State(TypedDict, total=False):
     fallback: str
     """What to do instead, when the person declined a question."""
     draft: dict[str, Any] | None
+    """SynthesizerOutput of the last attempt."""
+    answered_by_code: bool
+    """The draft was written by code (nothing for the model to check)."""
     evaluation: dict[str, Any] | None
     feedback: str
     eval_retries: int
@@ -106,6 +113,7 @@ def fresh_turn(
         user_responses={},
         fallback="",
         draft=None,
+        answered_by_code=False,
         evaluation=None,
         feedback="",
         eval_retries=0,
@@ -114,3 +122,43 @@ def fresh_turn(
         revision_feedback="",
         revisions=0,
     )
+
+
+# --------------------------------------------------------------------------- typed reads and writes
+# Fields hold plain JSON so checkpoints stay portable; these give them back as models.
+
+
+def pending_ask(state: State) -> AskPayload | None:
+    """The question this turn is about to ask or is waiting on."""
+    ask = state.get("ask")
+    return AskPayload.model_validate(ask) if ask else None
+
+
+def parsed_of(state: State) -> ParserOutput | None:
+    parsed = state.get("parsed")
+    return ParserOutput.model_validate(parsed) if parsed else None
+
+
+def plan_of(state: State) -> PlannerOutput | None:
+    plan = state.get("plan")
+    return PlannerOutput.model_validate(plan) if plan else None
+
+
+def analysis_of(state: State) -> AnalyzerOutput | None:
+    analysis = state.get("analysis")
+    return AnalyzerOutput.model_validate(analysis) if analysis else None
+
+
+def draft_of(state: State) -> SynthesizerOutput | None:
+    draft = state.get("draft")
+    return SynthesizerOutput.model_validate(draft) if draft else None
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    """A model as the plain JSON a state field holds."""
+    return model.model_dump(mode="json")
+
+
+def emit(state: State, *outcomes: BaseModel) -> dict[str, Any]:
+    """The state update that appends outcomes to this turn's."""
+    return {"outcomes": [*state.get("outcomes", []), *(dump(o) for o in outcomes)]}

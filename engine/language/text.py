@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from urllib.parse import urlsplit, urlunsplit
 
 # C0/C1 controls except tab and newline; they break terminals, logs and FTS.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -19,3 +20,14 @@ def clean(text: str) -> str:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _CONTROL.sub("", text)
     return unicodedata.normalize("NFC", text).strip()
+
+
+def public_url(url: str) -> str:
+    """A URL fit to show a person or a log: credentials in it (``user:pass@``) are masked."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, f"***@{host}", parts.path, parts.query, parts.fragment))

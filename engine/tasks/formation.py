@@ -11,9 +11,10 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
-from engine.tasks.model import Evidence, PatchOp, Source
+from engine.outcomes import Citation
+from engine.tasks.model import Evidence, PatchOp
 from engine.agents.task_schemas import ProposedAssumption, ProposedOp
 from engine.domains.model import Domain
 from engine.domains.registry import ActiveDomainContext
@@ -35,8 +36,13 @@ class OpCheck:
     """Problems only the person can resolve (which entry they meant)."""
 
 
-def _entry_source(e: Entry, now: str) -> Source:
-    return Source(title=f"{e.occurred_on.isoformat()} · {e.summary}", ref=f"entry:{e.entry_id}", retrieved_at=now)
+def _entry_source(e: Entry, now: str) -> Citation:
+    return Citation(
+        title=f"{e.occurred_on.isoformat()} · {e.summary}",
+        ref=f"entry:{e.entry_id}",
+        retrieved_at=datetime.fromisoformat(now),
+        on=e.occurred_on,
+    )
 
 
 def check_evidence(
@@ -49,14 +55,16 @@ def check_evidence(
     out: list[Evidence] = []
     for a in proposed:
         source = a.source.strip()
-        sources: list[Source] = []
+        sources: list[Citation] = []
         status = a.status
         notes = ""
         if source in by_day:
             sources = [_entry_source(e, now) for e in by_day[source][:3]]
         elif source.lower() in ("domain", *ctx.domains_loaded):
             name = ctx.domains_loaded[0] if source.lower() == "domain" and ctx.domains_loaded else source.lower()
-            sources = [Source(title=f"{name} expertise and rules", ref=f"domain:{name}", retrieved_at=now)]
+            sources = [
+                Citation(title=f"{name} expertise and rules", ref=f"domain:{name}", retrieved_at=datetime.fromisoformat(now))
+            ]
         if status == "validated" and not sources:
             status, notes = "unresolved", f"no entry or domain source for “{source or 'nothing cited'}”"
         out.append(Evidence(claim=a.claim, status=status, critical=a.critical, sources=sources, notes=notes))

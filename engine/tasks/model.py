@@ -10,22 +10,16 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from engine.outcomes import Citation
+
 EvidenceStatus = Literal["validated", "unresolved", "conflicting"]
-
-
-class Source(BaseModel):
-    title: str
-    """An entry's date and summary, or ``<domain> expertise``."""
-    ref: str
-    """``entry:<id>`` or ``domain:<name>``."""
-    retrieved_at: str
 
 
 class Evidence(BaseModel):
     claim: str
     status: EvidenceStatus
     critical: bool = True
-    sources: list[Source] = Field(default_factory=list)
+    sources: list[Citation] = Field(default_factory=list)
     notes: str = ""
 
 

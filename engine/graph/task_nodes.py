@@ -1,4 +1,4 @@
-"""Task formation and the approval gate (ARCHITECTURE §3): FORM_TASK → (CLARIFY →
+"""Nodes of task formation and the approval gate (ARCHITECTURE §3): FORM_TASK → (CLARIFY →
 WAIT_USER)* → APPROVAL → EXECUTE. Nothing changes until the person approves.
 
 FORM_TASK is a bounded loop (never recursive): it investigates (entries and
@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import time
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Literal
+from typing import Any
 
 import structlog
 from langgraph.types import interrupt
-from pydantic import BaseModel, ConfigDict, ValidationError
 
 from engine.agents.former import form
 from engine.tasks.model import Patch, TaskSheet, WorkPlan
@@ -24,70 +23,14 @@ from engine.agents.task_schemas import TaskFormationOutput
 from engine.domains.model import Domain
 from engine.facts import compute_facts, facts_text
 from engine.graph.deps import Deps
-from engine.graph.state import State
-from engine.outcomes import Answer, Citation, Logged, LoggedEntry, Notice
+from engine import interrupts, texts
+from engine.graph.state import State, dump, emit
+from engine.interrupts import ApprovalPayload, AskQuestion, Cancelled
+from engine.outcomes import Answer, Logged, LoggedEntry, Notice
 from engine.tasks.formation import check_evidence, check_ops, confidence, gate, patch_id_for, stagnated
 
 log = structlog.get_logger("engine.tasks")
 MAX_TASK_QUESTIONS_ROUNDS = 2
-
-
-class ApprovalResponse(BaseModel):
-    """The validated resume value of an approval."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    decision: Literal["approve", "revise", "cancel"] = "cancel"
-    feedback: str = ""
-    cancelled: bool = False
-
-
-def _dump(model: BaseModel) -> dict[str, Any]:
-    return model.model_dump(mode="json")
-
-
-def plan_text(plan: WorkPlan, with_goal: bool = True) -> str:
-    """A plan in plain lines (adapters format it further); an approval's title already is the goal."""
-    lines = [f"Goal: {plan.goal}"] if plan.goal and with_goal else []
-    lines += [f"{i}. {s}" for i, s in enumerate(plan.steps, start=1)]
-    if isinstance(plan, TaskSheet) and plan.patch.ops:
-        lines.append(f"Changes ({len(plan.patch.ops)}):")
-        for op in plan.patch.ops[:12]:
-            if op.op == "add_planned_session":
-                what = f"{op.exercise} {op.sets}×{op.reps}" + (f" @ {op.weight:g} {op.unit or ''}".rstrip() if op.weight else "")
-                lines.append(f"- plan {op.date}: {what}")
-            elif op.op == "set_goal":
-                lines.append(f"- set goal: {op.goal}")
-            else:
-                lines.append(f"- correct {op.exercise or 'entry'} {op.field}: {op.old_value} → {op.new_value}")
-        if len(plan.patch.ops) > 12:
-            lines.append(f"- … and {len(plan.patch.ops) - 12} more")
-    if plan.risk_flags:
-        lines.append("Risks: " + "; ".join(plan.risk_flags))
-    if plan.note:
-        lines.append(plan.note)
-    return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- routing (pure)
-
-
-def route_after_form_task(state: State) -> Literal["approval", "clarify_task", "remember"]:
-    task = state.get("task") or {}
-    if task.get("kind") == "task_sheet":
-        return "approval"
-    if state.get("ask"):
-        return "clarify_task"
-    return "remember"
-
-
-def route_after_approval(state: State) -> Literal["execute", "form_task", "remember"]:
-    decision = state.get("decision")
-    if decision == "approve":
-        return "execute"
-    if decision == "revise":
-        return "form_task"
-    return "remember"  # cancel, or revisions used up
 
 
 # --------------------------------------------------------------------------- nodes
@@ -119,7 +62,7 @@ class TaskNodes:
         goals = "; ".join(f"{d}: {g}" for d, g in await self.d.patches.active_goals(state["user"]))
         answers = "; ".join(f"{a['question']} -> {a['answer']}" for a in state.get("answers", []))
         previous_task = state.get("task") or {}
-        previous = plan_text(TaskSheet.model_validate(previous_task)) if previous_task.get("kind") == "task_sheet" else ""
+        previous = texts.plan_text(TaskSheet.model_validate(previous_task)) if previous_task.get("kind") == "task_sheet" else ""
         started = time.monotonic()
         history: list[float] = []
         problems: list[str] = []
@@ -147,8 +90,8 @@ class TaskNodes:
                 problems=problems,
             )
             if out.next_step == "no_task":
-                reply = Answer(text=f"There's nothing for me to plan or change here: {out.reasoning}")
-                return {"task": None, "ask": None, "outcomes": [*state.get("outcomes", []), _dump(reply)]}
+                reply = Answer(text=texts.nothing_to_plan(out.reasoning))
+                return {"task": None, "ask": None, **emit(state, reply)}
             check = check_ops(out.operations, domain, ctx, entries, today, now)
             evidence = [*check.evidence, *check_evidence(out.assumptions, entries, ctx, now)]
             conf = confidence(evidence) if not (check.problems or check.refused) else 0.0
@@ -190,11 +133,11 @@ class TaskNodes:
             await self._event(
                 state, "PLAN_APPROVAL_REQUIRED", f"{len(patch.ops)} changes, confidence {conf:.2f}: {sheet.goal[:120]}"
             )
-            return {"task": _dump(sheet), "ask": None}
+            return {"task": dump(sheet), "ask": None}
         # Not passed (or nothing to change): ask when only the person can unblock it…
         questions = list(out.questions_for_user) or list(check.needs_user)
         if not questions:
-            questions = [f"Is it right that {e.claim}?" for e in evidence if e.critical and e.status != "validated"][:3]
+            questions = [texts.is_it_right(e.claim) for e in evidence if e.critical and e.status != "validated"][:3]
         can_ask = (
             "ask_user" in domain.interaction_tools
             and not state.get("declined")
@@ -202,62 +145,52 @@ class TaskNodes:
             and not check.refused
         )
         if not r["passed"] and questions and can_ask:
-            payload = {
-                "kind": "ask",
-                "questions": [{"text": q, "options": [], "gap": q} for q in questions[:3]],
-                "why": "I need this to make the plan right before anything changes.",
-                "if_declined": "I'll show the plan without changing anything.",
-                "asked_by": state["user"],
-            }
+            payload = interrupts.ask(
+                [AskQuestion(text=q, gap=q) for q in questions],
+                why=texts.TASK_ASK_WHY,
+                if_declined=texts.TASK_DECLINE_FALLBACK,
+                asked_by=state["user"],
+            )
             await self._event(state, "CLARIFY", "; ".join(questions[:3]))
-            return {"task": None, "ask": payload, "ask_origin": "task", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
+            return {
+                "task": None,
+                "ask": dump(payload),
+                "ask_origin": "task",
+                "clarify_rounds": state.get("clarify_rounds", 0) + 1,
+            }
         # …or show it as a WorkPlan: nothing is stored.
         note = ""
         if check.refused:
-            note = "Not done: " + "; ".join(check.refused) + "."
+            note = texts.not_done(check.refused)
         elif stateful or check.problems or check.needs_user:
             unsure = [e.claim for e in evidence if e.critical and e.status != "validated"] + check.problems + check.needs_user
-            note = "Shown as a plan only, nothing was changed" + (f" — not confirmed: {'; '.join(unsure[:3])}" if unsure else "") + "."
+            note = texts.plan_only(unsure)
         plan = WorkPlan(**base, note=note)
-        citations = [Citation(title=s.title, source=s.ref) for e in evidence for s in e.sources][:10]
-        answer = Answer(text=plan_text(plan), citations=citations, partial=bool(note))
-        return {"task": _dump(plan), "ask": None, "outcomes": [*state.get("outcomes", []), _dump(answer)]}
-
-    async def clarify_task(self, state: State) -> dict[str, Any]:
-        # The question was prepared by FORM_TASK; this node exists so WAIT_USER stays the one pause.
-        return {}
+        citations = [s for e in evidence for s in e.sources][:10]
+        answer = Answer(text=texts.plan_text(plan), citations=citations, partial=bool(note))
+        return {"task": dump(plan), "ask": None, **emit(state, answer)}
 
     async def approval(self, state: State) -> dict[str, Any]:
         sheet = TaskSheet.model_validate(state["task"])
-        payload = {
-            "kind": "approval",
-            "title": sheet.goal,
-            "plan": _dump(sheet),
-            "summary": plan_text(sheet, with_goal=False),
-            "confidence": sheet.confidence,
-            "evidence": [{"title": s.title, "source": s.ref} for e in sheet.evidence for s in e.sources][:10],
-            "asked_by": state["user"],
-        }
-        raw = interrupt(payload)
-        try:
-            reply = ApprovalResponse.model_validate(raw)
-        except ValidationError:
-            reply = ApprovalResponse(decision="cancel")
-        decision = "cancel" if reply.cancelled else reply.decision
+        payload = ApprovalPayload(
+            title=sheet.goal,
+            plan=dump(sheet),
+            summary=texts.plan_text(sheet, with_goal=False),
+            confidence=sheet.confidence,
+            evidence=[s for e in sheet.evidence for s in e.sources][: interrupts.MAX_EVIDENCE],
+            asked_by=state["user"],
+        )
+        reply = interrupts.read_decision(interrupt(dump(payload)))
+        decision = "cancel" if isinstance(reply, Cancelled) else reply.decision
         update: dict[str, Any] = {"decision": decision}
-        if decision == "revise":
+        if decision == "revise" and not isinstance(reply, Cancelled):
             revisions = state.get("revisions", 0) + 1
             update.update(revision_feedback=reply.feedback.strip()[:1000], revisions=revisions)
             if revisions > self._domain(state).attempt_budget.max_attempts:
-                notice = Notice(
-                    text="That's as many revisions as I take for one plan; nothing was changed. "
-                    "Ask again with what you want.",
-                    code="revisions",
-                )
-                update.update(decision="too_many", outcomes=[*state.get("outcomes", []), _dump(notice)])
+                notice = Notice(text=texts.TOO_MANY_REVISIONS, code="revisions")
+                update.update(decision="too_many", **emit(state, notice))
         elif decision == "cancel":
-            notice = Notice(text="Cancelled. Nothing was changed.", code="cancelled")
-            update["outcomes"] = [*state.get("outcomes", []), _dump(notice)]
+            update.update(emit(state, Notice(text=texts.PLAN_CANCELLED, code="cancelled")))
         return update
 
     async def record_decision(self, state: State) -> dict[str, Any]:
@@ -274,19 +207,13 @@ class TaskNodes:
         if not result.replay:
             await self._event(state, "COMMITTED", f"{sheet.patch.patch_id}: {len(result.lines)} changes")
         created = await self.d.entries.by_ids(state["user"], result.created)
-        outcomes: list[dict[str, Any]] = []
-        if created:
-            outcomes.append(
-                _dump(
-                    Logged(
-                        entries=[
-                            LoggedEntry(entry_id=e.entry_id, on=e.occurred_on, domain=e.domain, summary=e.summary)
-                            for e in created
-                        ]
-                    )
-                )
-            )
         goal_lines = [line for line in result.lines if line.startswith("goal (")]
-        done = "Done. " + ("; ".join(goal_lines) + ". " if goal_lines else "") + "Send /undo to revert it."
-        outcomes.append(_dump(Notice(text=done, code="committed")))
-        return {"outcomes": [*state.get("outcomes", []), *outcomes]}
+        done = Notice(text=texts.committed(goal_lines), code="committed")
+        if not created:
+            return emit(state, done)
+        logged = Logged(
+            entries=[
+                LoggedEntry(entry_id=e.entry_id, on=e.occurred_on, domain=e.domain, summary=e.summary) for e in created
+            ]
+        )
+        return emit(state, logged, done)

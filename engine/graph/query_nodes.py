@@ -1,7 +1,7 @@
-"""The QUERY flow (ARCHITECTURE §3): BUILD_CONTEXT → PLAN → RETRIEVE → ANALYZE →
+"""Nodes of the QUERY flow (ARCHITECTURE §3): BUILD_CONTEXT → PLAN → RETRIEVE → ANALYZE →
 (EXPAND_DOMAIN | CLARIFY → WAIT_USER) → SYNTHESIZE → EVALUATE → FINISH.
 
-Nodes change state; the ``route_after_*`` functions only read it. Numbers come
+Nodes change state; the routers in ``routes.py`` only read it. Numbers come
 from code (``engine.facts``); the Evaluator's number check is deterministic
 (``engine.grounding``) and only a grounded answer is shown to the model.
 """
@@ -9,21 +9,23 @@ from code (``engine.facts``); the Evaluator's number check is deterministic
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Any
 
 import structlog
-from pydantic import BaseModel
 
 from engine.agents.analyzer import analyze
 from engine.agents.clarifier import clarify
 from engine.agents.evaluator import evaluate
 from engine.agents.planner import plan
-from engine.agents.schemas import AnalyzerOutput, EvaluatorOutput, Gap, PlannerOutput, SynthesizerOutput
+from engine.agents.schemas import EvaluatorOutput, Gap, SynthesizerOutput
 from engine.agents.synthesizer import synthesize
 from engine.domains.registry import ActiveDomainContext
 from engine.facts import Fact, compute_facts, facts_text
 from engine.graph.deps import Deps
-from engine.graph.state import State
+from engine import interrupts, texts
+from engine.graph.routes import user_only_gaps
+from engine.graph.state import State, analysis_of, draft_of, dump, emit, plan_of
+from engine.interrupts import AskQuestion
 from engine.query.grounding import check_numbers
 from engine.outcomes import Answer, Citation, Notice
 from engine.query.questions import QuestionShape, read_question
@@ -33,117 +35,7 @@ from engine.entries.model import Entry
 log = structlog.get_logger("engine.query")
 
 FALLBACK_DOMAIN = "general_fitness"
-USER_ONLY = ("subjective", "clarification")
-MAX_CLARIFY_ROUNDS = 2
 MAX_CITATIONS = 10
-
-
-def _dump(model: BaseModel) -> dict[str, Any]:
-    return model.model_dump(mode="json")
-
-
-def _gaps(state: State) -> list[Gap]:
-    analysis = state.get("analysis")
-    return AnalyzerOutput.model_validate(analysis).gaps if analysis else []
-
-
-def _user_only_gaps(state: State) -> list[Gap]:
-    return [g for g in _gaps(state) if g.gap_type in USER_ONLY and g.description not in state.get("user_responses", {})]
-
-
-def _may_ask(state: State) -> bool:
-    """Ask only about user-only gaps, never after a decline, and at most twice a turn."""
-    return (
-        bool(_user_only_gaps(state))
-        and not state.get("declined")
-        and state.get("clarify_rounds", 0) < MAX_CLARIFY_ROUNDS
-    )
-
-
-# --------------------------------------------------------------------------- routing (pure)
-
-
-def route_after_build_context(state: State) -> Literal["plan", "form_task", "remember"]:
-    if state.get("halt"):
-        return "remember"
-    return "form_task" if state.get("intent") in ("TASK", "CORRECTION") else "plan"
-
-
-def route_after_planner(state: State) -> Literal["retrieve", "expand_domain", "clarify_query", "synthesize"]:
-    planned = state.get("plan") or {}
-    action = planned.get("next_action", "retrieve")
-    if action == "expand_domain":
-        return "expand_domain"
-    if action == "clarify":
-        return "clarify_query"
-    if action == "synthesize" and state.get("retrieval") is not None:
-        return "synthesize"
-    # "synthesize" before anything was fetched would answer from nothing: fetch first.
-    return "retrieve"
-
-
-def route_after_analyzer(
-    state: State, max_plan_rounds: int = 3
-) -> Literal["expand_domain", "synthesize", "clarify_query", "plan"]:
-    analysis = state.get("analysis") or {}
-    gaps = _gaps(state)
-    if any(g.outside_current_expertise for g in gaps):
-        return "expand_domain"
-    verdict = analysis.get("verdict", "sufficient")
-    if verdict == "sufficient":
-        return "synthesize"
-    if _may_ask(state):
-        return "clarify_query"
-    if verdict == "insufficient" and state.get("plan_rounds", 0) < max_plan_rounds:
-        return "plan"
-    return "synthesize"
-
-
-def route_after_expand_domain(state: State) -> Literal["plan", "clarify_query", "retrieve", "synthesize"]:
-    if not state.get("is_partial"):
-        return "plan"
-    if _may_ask(state):
-        return "clarify_query"
-    if state.get("retrieval") is None:
-        # Expansion came from the Planner before anything was fetched: fetch, don't answer from nothing.
-        return "retrieve"
-    return "synthesize"
-
-
-def route_after_clarify(state: State) -> Literal["wait_user", "synthesize"]:
-    return "wait_user" if state.get("ask") else "synthesize"
-
-
-def route_after_wait_user(
-    state: State,
-) -> Literal["cancelled", "parse", "store_note", "analyze", "synthesize", "form_task"]:
-    if state.get("cancelled"):
-        return "cancelled"
-    if state.get("ask_origin") == "task":
-        # Answered or declined, task formation decides again (a decline downgrades to a WorkPlan).
-        return "form_task"
-    if state.get("ask_origin") == "query":
-        return "synthesize" if state.get("declined") else "analyze"
-    return "store_note" if state.get("declined") else "parse"
-
-
-def route_after_synthesize(state: State) -> Literal["evaluate", "finish"]:
-    # An answer written by code (no entries at all) has nothing for the model to check.
-    return "evaluate" if state.get("draft") and not (state.get("draft") or {}).get("by_code") else "finish"
-
-
-def route_after_evaluate(state: State, max_retries: int = 2, max_plan_rounds: int = 3) -> Literal["finish", "synthesize", "plan"]:
-    evaluation = state.get("evaluation") or {}
-    if evaluation.get("verdict") == "pass":
-        return "finish"
-    if state.get("eval_retries", 0) > max_retries:
-        return "finish"
-    if evaluation.get("missing_data") and state.get("plan_rounds", 0) < max_plan_rounds:
-        return "plan"
-    return "synthesize"
-
-
-# --------------------------------------------------------------------------- nodes
 
 
 class QueryNodes:
@@ -174,14 +66,11 @@ class QueryNodes:
         update: dict[str, Any] = {
             "domains": ctx.domains_loaded,
             "domain_expansion_history": list(ctx.domains_loaded),
-            "shape": shape.model_dump(mode="json"),
+            "shape": dump(shape),
         }
         if shape.date is not None and shape.date.status == "invalid":
-            notice = Notice(
-                text=f"“{shape.date.phrase}” is not a date on the calendar. Which day did you mean?",
-                code="bad_date",
-            )
-            update.update(halt=True, outcomes=[*state.get("outcomes", []), _dump(notice)])
+            notice = Notice(text=texts.not_on_calendar(shape.date.phrase), code="bad_date")
+            update.update(halt=True, **emit(state, notice))
         return update
 
     async def plan(self, state: State) -> dict[str, Any]:
@@ -200,10 +89,10 @@ class QueryNodes:
             date.fromisoformat(state["today"]),
             state.get("user_responses", {}),
             attempts,
-            _gaps(state),
+            analysis.gaps if (analysis := analysis_of(state)) else [],
         )
         return {
-            "plan": _dump(out),
+            "plan": dump(out),
             "plan_rounds": state.get("plan_rounds", 0) + 1,
             "expansion_request": list(out.domain_expansion_request),
         }
@@ -211,7 +100,8 @@ class QueryNodes:
     async def retrieve(self, state: State) -> dict[str, Any]:
         ctx = self._ctx(state)
         shape = QuestionShape.model_validate(state["shape"])
-        planned = PlannerOutput.model_validate(state["plan"]).retrieval_instructions if state.get("plan") else []
+        planned_out = plan_of(state)
+        planned = planned_out.retrieval_instructions if planned_out else []
         instructions = normalize_instructions(planned, shape)
         result, entries = await self.retriever.run(
             state["user"],
@@ -228,7 +118,7 @@ class QueryNodes:
             entries=len(entries),
             facts=len(facts),
         )
-        return {"retrieval": _dump(result), "facts": [_dump(f) for f in facts]}
+        return {"retrieval": dump(result), "facts": [dump(f) for f in facts]}
 
     async def analyze(self, state: State) -> dict[str, Any]:
         ctx = self._ctx(state)
@@ -245,7 +135,7 @@ class QueryNodes:
             retrieval.warnings,
         )
         requested = [g.suspected_domain for g in out.gaps if g.outside_current_expertise and g.suspected_domain]
-        return {"analysis": _dump(out), "expansion_request": requested}
+        return {"analysis": dump(out), "expansion_request": requested}
 
     async def expand_domain(self, state: State) -> dict[str, Any]:
         history = list(state.get("domain_expansion_history") or [])
@@ -271,33 +161,30 @@ class QueryNodes:
         }
 
     async def clarify_query(self, state: State) -> dict[str, Any]:
-        gaps = _user_only_gaps(state)
+        gaps = user_only_gaps(state)
         if not gaps:
-            planned = state.get("plan") or {}
-            if planned.get("next_action") != "clarify":
+            planned = plan_of(state)
+            if planned is None or planned.next_action != "clarify":
                 return {"ask": None}
-            gaps = [Gap(description=str(planned.get("reasoning") or "what you mean"), gap_type="clarification")]
+            gaps = [Gap(description=planned.reasoning or "what you mean", gap_type="clarification")]
         out = await clarify(self.d.llm, self._ctx(state), state["text"], [g.description for g in gaps[:3]])
-        questions = out.questions[:3]
-        payload = {
-            "kind": "ask",
-            "questions": [
-                {"text": q.question, "options": q.options[:5], "gap": gaps[min(i, len(gaps) - 1)].description}
-                for i, q in enumerate(questions)
+        payload = interrupts.ask(
+            [
+                AskQuestion(text=q.question, options=q.options, gap=gaps[min(i, len(gaps) - 1)].description)
+                for i, q in enumerate(out.questions)
             ],
-            "why": out.context_explanation,
-            "if_declined": out.fallback_action or "I'll answer with what your entries show.",
-            "asked_by": state["user"],
-        }
-        return {"ask": payload, "ask_origin": "query", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
+            why=out.context_explanation,
+            if_declined=out.fallback_action or texts.QUERY_DECLINE_FALLBACK,
+            asked_by=state["user"],
+        )
+        return {"ask": dump(payload), "ask_origin": "query", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
 
     async def synthesize(self, state: State) -> dict[str, Any]:
         entries = await self._entries(state)
         shape = QuestionShape.model_validate(state["shape"])
         if not entries:
-            what = ", ".join(shape.terms) or "that"
-            text = f"I have no entries for {what} yet, so I can't answer from your logs. Log a session and ask again."
-            return {"draft": {"answer": text, "dates_used": [], "by_code": True}}
+            draft = SynthesizerOutput(answer=texts.no_entries_for(shape.terms), dates_used=[])
+            return {"draft": dump(draft), "answered_by_code": True}
         notes = list(RetrievalResult.model_validate(state.get("retrieval") or {}).warnings)
         if state.get("declined") and state.get("fallback"):
             notes.append(f"The person skipped the question; {state['fallback']}")
@@ -313,7 +200,7 @@ class QueryNodes:
             notes,
             state.get("feedback", ""),
         )
-        return {"draft": _dump(out)}
+        return {"draft": dump(out), "answered_by_code": False}
 
     async def evaluate(self, state: State) -> dict[str, Any]:
         draft = SynthesizerOutput.model_validate(state["draft"])
@@ -346,22 +233,22 @@ class QueryNodes:
             if verdict.verdict == "pass" and "fail" in checks:
                 verdict = verdict.model_copy(update={"verdict": "fail"})
         log.info("evaluation", verdict=verdict.verdict, ungrounded=report.ungrounded, attempt=retries)
-        return {"evaluation": _dump(verdict), "feedback": verdict.feedback, "eval_retries": retries}
+        return {"evaluation": dump(verdict), "feedback": verdict.feedback, "eval_retries": retries}
 
     async def finish(self, state: State) -> dict[str, Any]:
-        draft = state.get("draft") or {}
+        draft = draft_of(state)
         evaluation = state.get("evaluation") or {}
         entries = await self._entries(state)
-        used = set(draft.get("dates_used") or [])
+        used = set(draft.dates_used if draft else [])
         cited = [e for e in entries if e.occurred_on.isoformat() in used] or entries
         citations = [
-            Citation(title=f"{e.occurred_on.isoformat()} · {e.summary}", source=f"entry:{e.entry_id}", on=e.occurred_on)
+            Citation(title=f"{e.occurred_on.isoformat()} · {e.summary}", ref=f"entry:{e.entry_id}", on=e.occurred_on)
             for e in cited[-MAX_CITATIONS:]
         ]
         failed = bool(evaluation) and evaluation.get("verdict") != "pass"
         answer = Answer(
-            text=str(draft.get("answer", "")),
+            text=draft.answer if draft else "",
             citations=citations,
             partial=bool(state.get("is_partial")) or failed,
         )
-        return {"outcomes": [*state.get("outcomes", []), _dump(answer)]}
+        return emit(state, answer)
