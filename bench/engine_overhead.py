@@ -9,7 +9,7 @@ the production SQLite checkpointer (``AsyncSqliteSaver``, WAL) and application
 database in a temporary ``DATA_DIR``, the real ``ollama`` client, and
 ``tests.fakes.ollama_server.FakeOllama`` — a real HTTP server on 127.0.0.1 that
 answers every structured call instantly with the reply shapes of
-``tests/scripts.py``. Logging is configured at WARNING into a memory buffer, so
+``tests/helpers/scripts.py``. Logging is configured at WARNING into a memory buffer, so
 log I/O does not dominate.
 
 What is measured
@@ -95,7 +95,7 @@ from engine.config import EngineConfig, LLMConfig  # noqa: E402
 from engine.engine import Engine  # noqa: E402
 from engine.outcomes import Ask, Logged, Outcome  # noqa: E402
 from engine.turns import ClarificationAnswer, Message, Resume  # noqa: E402
-from tests import scripts  # noqa: E402
+from tests.helpers import scripts  # noqa: E402
 from tests.fakes.ollama_server import FakeOllama  # noqa: E402
 
 # --- targets --------------------------------------------------------------

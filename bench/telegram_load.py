@@ -102,7 +102,7 @@ _WEIGHT = re.compile(r"bench (\d+)kg")
 
 def _fakes(conn: Connection, model_ms: float) -> None:
     """Serve the fake Bot API and the fake model; obey commands from the parent."""
-    from tests import scripts
+    from tests.helpers import scripts
     from tests.fakes.ollama_server import FakeOllama
     from tests.fakes.telegram_api import FakeTelegram
 

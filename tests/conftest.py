@@ -1,4 +1,4 @@
-"""Shared fixtures: a fake Ollama over real HTTP, and engines on both checkpointers."""
+"""Shared fixtures: the offline guard, a fake Ollama over real HTTP, and engines on both checkpointers."""
 
 from __future__ import annotations
 
@@ -13,6 +13,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 from engine.config import EngineConfig, LLMConfig
 from engine.engine import Engine
 from tests.fakes.ollama_server import FakeOllama
+from tests.helpers import network
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test runs offline: a connection past loopback fails it."""
+    network.install(monkeypatch)
 
 
 @pytest.fixture

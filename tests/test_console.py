@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 from adapters.console import ConsoleChat
-from tests import scripts
+from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 
@@ -68,7 +68,7 @@ async def test_model_down_then_retry(open_engine: OpenEngine, fake: FakeOllama) 
 async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path) -> None:
     from datetime import date, timedelta
 
-    from tests.test_task_flow import good_plan
+    from tests.helpers.scripts import good_plan
 
     fake.script("RouterOutput", scripts.router("LOG"), scripts.router("TASK", ["strength"]))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5, date_text="2026-11-22"))

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 from engine.engine import Engine
 from engine.entries.model import NewEntry
-from tests import scripts
+from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import BotMessage, FakeTelegram

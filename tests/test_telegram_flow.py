@@ -6,7 +6,7 @@ import csv
 import io
 
 from engine.outcomes import Answer
-from tests import scripts
+from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
 from tests.fakes.telegram_api import FakeTelegram

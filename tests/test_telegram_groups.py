@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from adapters.telegram_render import Press
-from tests import scripts
+from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import FakeTelegram

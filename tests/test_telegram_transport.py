@@ -22,7 +22,7 @@ from bot.run_telegram import main as run_telegram
 from bot.run_telegram import serve
 from engine.outcomes import Outcome
 from engine.turns import Turn
-from tests import scripts
+from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama, Reply
 from tests.fakes.telegram_api import FakeTelegram

@@ -8,7 +8,7 @@ import pytest
 
 from engine.facts import Fact, compute_facts
 from engine.query.grounding import check_numbers
-from tests.test_facts import MONTH, TODAY, lift, metrics, nov, strength
+from tests.helpers.entries import MONTH, TODAY, lift, metrics, nov, strength
 
 BENCH = compute_facts(MONTH, exercises=["bench press"], today=TODAY)
 

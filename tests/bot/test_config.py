@@ -11,7 +11,7 @@ import pytest
 
 from bot.config import Settings, load_settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_bot(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,8 @@ from engine.engine import Engine
 from engine.outcomes import Answer, ApprovalRequest, Ask, Logged, Notice
 from engine.entries.model import NewEntry
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume
-from tests import scripts
+from tests.helpers import scripts
+from tests.helpers.scripts import good_plan
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 
@@ -47,13 +48,6 @@ async def seed(engine: Engine, *extra: NewEntry) -> None:
 def script_plan(fake: FakeOllama, *formers: dict) -> None:  # type: ignore[type-arg]
     fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", *formers)
-
-
-def good_plan(weights: tuple[float, ...] = (57.5, 60, 62.5)) -> dict:  # type: ignore[type-arg]
-    return scripts.former(
-        operations=[scripts.op_plan(d, weight=w) for d, w in zip(WEEK, weights)],
-        assumptions=[scripts.assumption("current working weight is 55 kg", source="2026-11-22")],
-    )
 
 
 async def entry_summaries(engine: Engine) -> list[str]:

@@ -16,7 +16,7 @@ from bot.logs import configure_logging
 from engine.graph.log_nodes import LogNodes
 from engine.outcomes import Ask, Failure, Logged, Notice
 from engine.turns import ClarificationAnswer, Control, Message, Resume
-from tests import scripts
+from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
 

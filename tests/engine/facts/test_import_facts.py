@@ -13,7 +13,7 @@ from engine.store.db import Database
 from engine.store.entries import EntryStore
 from datetime import date
 
-DATA = Path(__file__).parent / "data" / "strong_en.csv"
+DATA = Path(__file__).resolve().parents[2] / "data" / "strong_en.csv"
 USER = "tg:7"
 
 

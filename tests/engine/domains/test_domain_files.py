@@ -9,7 +9,7 @@ import pytest
 
 from engine.domains.model import Domain
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "engine" / "domains" / "data"
+DATA_DIR = Path(__file__).resolve().parents[3] / "engine" / "domains" / "data"
 FILES = sorted(DATA_DIR.glob("*.toml"))
 EXPECTED = {"strength", "nutrition", "running", "swimming", "general_fitness"}
 

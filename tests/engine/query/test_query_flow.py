@@ -17,7 +17,7 @@ from engine.interrupts import read_clarification
 from engine.outcomes import Answer, Ask, Logged, Notice
 from engine.entries.model import NewEntry
 from engine.turns import ClarificationAnswer, Message, Resume
-from tests import scripts
+from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 

@@ -7,7 +7,7 @@ from datetime import date, datetime, timezone
 
 from engine.outcomes import Answer, Ask, Logged, Notice
 from engine.turns import ClarificationAnswer, Control, Message, Resume
-from tests import scripts
+from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 

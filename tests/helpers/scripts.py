@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from engine.entries.model import NewEntry
@@ -202,4 +202,13 @@ def bench_entry(
         raw_text=raw or f"bench {weight:g}kg {reps}x{sets}",
         terms=["bench press"],
         source_key=source_key or f"seed:{on.isoformat()}:{weight:g}",
+    )
+
+
+def good_plan(weights: tuple[float, ...] = (57.5, 60, 62.5)) -> dict[str, Any]:
+    """A plan for three bench sessions after 2026-11-22, resting on that day's 55 kg."""
+    week = [(date(2026, 11, 22) + timedelta(days=d)).isoformat() for d in (1, 3, 5)]
+    return former(
+        operations=[op_plan(d, weight=w) for d, w in zip(week, weights)],
+        assumptions=[assumption("current working weight is 55 kg", source="2026-11-22")],
     )

@@ -27,10 +27,10 @@ from engine.store.entries import EntryStore
 from engine.entries.summaries import summarize
 from tests.fakes.ollama_server import FakeOllama
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 EN = DATA / "strong_en.csv"
 KO = DATA / "strong_ko.csv"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 USER = "console:kim"
 CLOSED_OLLAMA = "http://127.0.0.1:9"  # discard port: nothing listens, a model call would fail
 
