@@ -12,10 +12,9 @@ import hashlib
 import json
 from collections.abc import Sequence
 from datetime import date, datetime, timezone
-from typing import Any, Literal
+from typing import Any
 
 import aiosqlite
-from pydantic import BaseModel, ConfigDict, Field
 
 from engine.entries.model import Entry, NewEntry
 from engine.store.db import Database
