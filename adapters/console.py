@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Awaitable, Callable
-from typing import Protocol, TextIO
-
 from pathlib import Path
+from typing import TextIO
 
-from engine import Answer, ApprovalRequest, Ask, Document, Failure, Logged, Notice, Outcome
-from engine import ApprovalDecision, ClarificationAnswer, Control, Message, Resume, Turn
+from adapters.common import CONFIRM_FIRST, Pending, command_name, command_turn, open_prompt, typed_reply
+from engine import Answer, ApprovalRequest, Ask, Document, Failure, Handler, Logged, Notice, Outcome
+from engine import Message, Resume, Turn
 
 HELP = """\
 Tell me what you did, in English or Korean, e.g.
@@ -35,19 +34,6 @@ When a plan is shown: approve / revise <what should change> / cancel
   /help    this text
   /quit    leave (an open question waits for you)"""
 
-COMMANDS = {
-    "/reset": "reset",
-    "/cancel": "cancel",
-    "/retry": "retry",
-    "/status": "status",
-    "/undo": "undo",
-    "/history": "history",
-    "/export": "export",
-}
-
-
-class Handler(Protocol):
-    async def handle(self, turn: Turn, progress: Callable[[str], Awaitable[None]] | None = None) -> list[Outcome]: ...
 
 
 def render(outcome: Outcome) -> str:
@@ -99,7 +85,7 @@ class ConsoleChat:
         self._key = f"console:{name}"
         self._in = stdin or sys.stdin
         self._out = stdout or sys.stdout
-        self._pending: Ask | ApprovalRequest | None = None
+        self._pending: Pending | None = None
 
     def _print(self, text: str) -> None:
         self._out.write(text + "\n")
@@ -135,41 +121,27 @@ class ConsoleChat:
 
     def _turn_for(self, line: str) -> Turn | None:
         key = self._key
-        lowered = line.strip().lower()
-        if lowered.startswith("/"):
+        if line.strip().startswith("/"):
             cmd, _, arg = line.strip().partition(" ")
-            cmd = cmd.lower()
-            if cmd in COMMANDS:
-                return Control(conversation=key, user=key, action=COMMANDS[cmd], argument=arg.strip())  # type: ignore[arg-type]
-            if cmd in ("/tz", "/timezone"):
-                return Control(conversation=key, user=key, action="timezone", argument=arg)
-            if cmd == "/forget" and arg.strip().lower() == "yes":
-                return Control(conversation=key, user=key, action="forget")
-            return None
+            name, arg = command_name(cmd), arg.strip()
+            if name in CONFIRM_FIRST:  # /forget alone asked first (see `run`); only "yes" confirms
+                if arg.lower() != "yes":
+                    return None
+                arg = ""
+            return command_turn(name, arg, conversation=key, user=key, message_commands=False)
         pending = self._pending
-        if isinstance(pending, Ask):
-            if lowered == "skip":
-                answer = ClarificationAnswer(declined=True)
-            elif lowered.isdigit() and pending.questions[0].options and 1 <= int(lowered) <= len(pending.questions[0].options):
-                answer = ClarificationAnswer(answers=[pending.questions[0].options[int(lowered) - 1]])
-            else:
-                answer = ClarificationAnswer(answers=[line.strip()])
+        answer = typed_reply(line, pending)
+        if pending is not None and answer is not None:
             return Resume(conversation=key, user=key, interrupt_id=pending.interrupt_id, answer=answer)
-        if isinstance(pending, ApprovalRequest):
-            word, _, rest = line.strip().partition(" ")
-            if word.lower() in ("approve", "revise", "cancel"):
-                decision = ApprovalDecision(decision=word.lower(), feedback=rest.strip())  # type: ignore[arg-type]
-                return Resume(conversation=key, user=key, interrupt_id=pending.interrupt_id, answer=decision)
         return Message(conversation=key, user=key, text=line)
 
     async def run(self) -> None:
         """Chat until ``/quit`` or end of input."""
         self._print("Almanac — your training log. /help for commands, /quit to leave.")
         # After a restart the open question is still there: show it.
-        for outcome in await self._engine.handle(Control(conversation=self._key, user=self._key, action="status")):
-            if isinstance(outcome, (Ask, ApprovalRequest)):
-                self._pending = outcome
-                self._print("You left this open:\n" + render(outcome))
+        self._pending = await open_prompt(self._engine, self._key, self._key)
+        if self._pending is not None:
+            self._print("You left this open:\n" + render(self._pending))
         while True:
             self._out.write("> ")
             self._out.flush()

@@ -7,7 +7,7 @@ Run it from the repository root (a script, not a pytest test)::
 
 What runs
 ---------
-The bot side is real: ``bot.run_telegram.build_application`` and ``start``,
+The bot side is real: ``adapters.telegram.app.build_application`` and ``start``,
 python-telegram-bot's updater long-polling ``getUpdates``, the adapter
 (`adapters.telegram`), and an engine. The two outside servers are the test
 fakes — ``tests.fakes.telegram_api.FakeTelegram`` and
@@ -27,7 +27,7 @@ then through Telegram:
 
 * ``stand-in`` — makes the same two model calls over HTTP and returns
   ``Logged``, nothing else: the adapter's own cost shows plainly.
-* ``real`` — `engine.engine.Engine` on a temporary ``DATA_DIR`` (SQLite
+* ``real`` — `engine.Engine` on a temporary ``DATA_DIR`` (SQLite
   checkpointer and entries), the engine people run.
 
 Figures
@@ -83,12 +83,9 @@ import httpx  # noqa: E402
 import ollama  # noqa: E402
 
 from adapters.telegram import TelegramAdapter  # noqa: E402
+from adapters.telegram.app import ALLOWED_UPDATES, build_application, start, stop  # noqa: E402
 from bot.logs import configure_logging  # noqa: E402
-from bot.run_telegram import ALLOWED_UPDATES, build_application, start, stop  # noqa: E402
-from engine.config import EngineConfig, LLMConfig  # noqa: E402
-from engine.engine import Engine  # noqa: E402
-from engine.outcomes import Logged, LoggedEntry, Outcome  # noqa: E402
-from engine.turns import Message, Turn  # noqa: E402
+from engine import Engine, EngineConfig, LLMConfig, Logged, LoggedEntry, Message, Outcome, Turn  # noqa: E402
 
 TARGET_RATIO = 0.9
 CALLS_PER_TURN = 2  # router + parser

@@ -7,18 +7,10 @@ the console chat when none is.
 from __future__ import annotations
 
 import argparse
-import asyncio
-import getpass
-import re
-import sys
-from pathlib import Path
-
-import structlog
 
 from bot.config import Settings, fail, load_settings
 from bot.data_cli import add_commands as add_data_commands
 from bot.data_cli import run as run_data_command
-from bot.logs import configure_logging
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,24 +34,6 @@ def _mode(args: argparse.Namespace, settings: Settings) -> str:
     return "console"
 
 
-def _console_name(given: str | None) -> str:
-    name = given
-    if not name:
-        try:
-            name = getpass.getuser()
-        except (KeyError, OSError):
-            name = "me"
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:40] or "me"
-
-
-async def _run_console(settings: Settings, name: str) -> None:
-    from adapters.console import ConsoleChat
-    from engine import Engine
-
-    async with Engine.open(settings.engine_config()) as engine:
-        await ConsoleChat(engine, name, export_dir=Path.cwd()).run()
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m bot`` and the ``almanac`` script."""
     args = _parser().parse_args(argv)
@@ -67,6 +41,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(run_data_command(args))
     settings = load_settings()
     mode = _mode(args, settings)
+    # Platform modules are imported only once chosen: ``--help`` and the data commands stay quick.
     if mode == "telegram":
         from bot.run_telegram import main as run_telegram
 
@@ -77,25 +52,9 @@ def main(argv: list[str] | None = None) -> None:
             f"the {mode} adapter is not part of this version yet; "
             f"unset {mode.upper()}_BOT_TOKEN to chat in the console (python -m bot console)"
         )
+    from bot.run_console import main as run_console
 
-    from engine import DataDirError, DomainFileError, check_writable
-
-    try:
-        check_writable(settings.data_dir)
-    except DataDirError as exc:
-        fail(str(exc))
-    # The console owns the terminal, so its log lines go to a file beside the data.
-    log_file = open(settings.data_dir / "almanac.log", "a", encoding="utf-8")  # noqa: SIM115
-    configure_logging(settings.log_format, settings.log_level, settings.secrets(), stream=log_file)
-    structlog.get_logger("bot").info("start", mode=mode, data_dir=str(settings.data_dir))
-    try:
-        asyncio.run(_run_console(settings, _console_name(getattr(args, "name", None))))
-    except (DataDirError, DomainFileError) as exc:
-        fail(str(exc))
-    except KeyboardInterrupt:
-        print("\nbye", file=sys.stderr)
-    finally:
-        log_file.close()
+    run_console(settings, getattr(args, "name", None))
 
 
 if __name__ == "__main__":

@@ -6,13 +6,13 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from engine.engine import Engine
+from engine import Engine
 from engine.entries.model import NewEntry
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import BotMessage, FakeTelegram
-from tests.test_telegram_fake import CHAT, USER, Harness, running, tg  # noqa: F401  (fixture)
+from tests.helpers.telegram import CHAT, USER, Harness, running
 
 GROUP, ANN, BOB = -100400, 1, 2
 TODAY = datetime.now(ZoneInfo("Asia/Seoul")).date()  # the test engine's default zone

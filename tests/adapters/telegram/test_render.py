@@ -7,15 +7,10 @@ from datetime import date
 
 import pytest
 
-from adapters.telegram_render import (
-    Press,
-    esc,
-    render,
-    split_html,
-    to_plain,
-    utf16_len,
-)
-from engine.outcomes import Answer, Ask, Citation, Document, Failure, Logged, LoggedEntry, Notice, Question
+from adapters.telegram.keyboards import Press
+from adapters.telegram.render import esc, render
+from adapters.telegram.splitting import split_html, to_plain, utf16_len
+from engine import Answer, Ask, Citation, Document, Failure, Logged, LoggedEntry, Notice, Question
 from tests.fakes.telegram_api import html_to_text
 
 IID = "0123456789abcdef0123456789abcdef"  # interrupt ids are 32 hex characters

@@ -3,7 +3,7 @@
 Every message goes out as HTML split under Telegram's limit; when Telegram
 rejects the markup ("can't parse entities") the same part is sent again as
 plain text. Retries for flood control and network errors happen below this,
-in `adapters.telegram_retry`.
+in `adapters.telegram.retry`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from telegram import Bot, CallbackQuery, ForceReply, InlineKeyboardMarkup, LinkP
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
-from adapters.telegram_chat import Chat
-from adapters.telegram_render import MESSAGE_LIMIT, split_html, to_plain, utf16_len
+from adapters.telegram.chat import Chat
+from adapters.telegram.splitting import MESSAGE_LIMIT, split_html, to_plain, utf16_len
 
 log = structlog.get_logger("adapters.telegram")
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)

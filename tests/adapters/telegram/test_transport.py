@@ -16,17 +16,16 @@ import structlog
 from pydantic import SecretStr
 from structlog.testing import capture_logs
 
-from adapters.telegram_retry import Retrying
+from adapters.telegram.retry import Retrying
 from bot.config import Settings
 from bot.run_telegram import main as run_telegram
 from bot.run_telegram import serve
-from engine.outcomes import Outcome
-from engine.turns import Turn
+from engine import Outcome, Turn
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama, Reply
 from tests.fakes.telegram_api import FakeTelegram
-from tests.test_telegram_fake import CHAT, USER, running, tg  # noqa: F401  (fixture)
+from tests.helpers.telegram import CHAT, USER, running
 
 SECRET = "webhook-secret-0123456789"
 

@@ -1,10 +1,9 @@
-"""Signs that Almanac is working on a turn: a typing action and, for long turns, a status line."""
+"""Progress on screen while a turn runs: a typing action and, for long turns, a status line."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Awaitable
 from types import TracebackType
 
@@ -13,37 +12,12 @@ from telegram import Bot, Message
 from telegram.constants import ChatAction
 from telegram.error import TelegramError
 
-from adapters.telegram_chat import Chat
-from adapters.telegram_render import esc
-from adapters.telegram_send import delete, edit_html, send_html
+from adapters.common import Budget
+from adapters.telegram.chat import Chat
+from adapters.telegram.render import esc
+from adapters.telegram.send import delete, edit_html, send_html
 
 log = structlog.get_logger("adapters.telegram")
-
-
-class Budget:
-    """A token bucket shared by all chats for calls that help but are not needed.
-
-    Typing actions and status lines are shed when a busy bot runs out of
-    tokens; replies never are. Without it, a few hundred slow turns at once
-    would add thousands of Bot API calls, against Telegram's ~30 messages
-    per second and the bot's own CPU.
-    """
-
-    def __init__(self, per_second: float = 10.0, burst: float = 20.0) -> None:
-        self._rate = per_second
-        self._burst = burst
-        self._tokens = burst
-        self._at = time.monotonic()
-
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = time.monotonic()
-        self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
-        self._at = now
-        if self._tokens < 1:
-            return False
-        self._tokens -= 1
-        return True
 
 
 class Working:

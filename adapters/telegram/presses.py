@@ -18,16 +18,14 @@ from datetime import datetime, timezone
 from telegram import Bot, CallbackQuery, ForceReply
 from telegram import Message as TgMessage
 
-from adapters import telegram_texts as texts
-from adapters.telegram_ordering import Recent
-from adapters.telegram_render import REVISE_PROMPT, Press, decided, esc
-from adapters.telegram_chat import Chat
-from adapters.telegram_send import answer_query, edit_html, send_html
-from adapters.telegram_turns import Turns
-from engine import ApprovalRequest, Ask, Notice
-from engine import ApprovalDecision, ClarificationAnswer, Control, Message, Resume
-
-Answer = ClarificationAnswer | ApprovalDecision
+from adapters.common import REVISE_PROMPT, Recent, decide, decide_plan
+from adapters.telegram import texts
+from adapters.telegram.chat import Chat
+from adapters.telegram.keyboards import Press
+from adapters.telegram.render import decided, esc
+from adapters.telegram.send import answer_query, edit_html, send_html
+from adapters.telegram.turns import Turns
+from engine import ApprovalRequest, ClarificationAnswer, Control, Message, Notice, Resume
 
 
 class Presses:
@@ -56,7 +54,7 @@ class Presses:
         if plan is None:
             await self._turns.run(bot, chat, message, reply_to)
             return
-        feedback = ApprovalDecision(decision="revise", feedback=message.text)
+        feedback = decide_plan("revise", feedback=message.text).answer
         turn = Resume(conversation=chat.conversation, user=message.user, at=message.at, interrupt_id=plan, answer=feedback)
         await self._turns.run(bot, chat, turn, reply_to)
 
@@ -66,31 +64,32 @@ class Presses:
 
     async def run(self, bot: Bot, chat: Chat, query: CallbackQuery, press: Press, answered: bool) -> None:
         """Apply a press. ``answered``: the query was already answered (it had to wait in the queue)."""
-        if press.kind in ("forget_yes", "forget_no"):
+        kind = press.kind
+        if kind == "forget_yes" or kind == "forget_no":
             await self._forget(bot, chat, query, press, answered)
             return
         user = f"tg:{query.from_user.id}"
         pending = await self._turns.pending(chat, user)
         current = pending if pending is not None and pending.interrupt_id == press.interrupt_id else None
-        answer, label = answer_for(press, current)
+        decision = decide(kind, current, index=press.index)
         if current is None or (current.asked_by and current.asked_by != user):
             probe = Resume(
                 conversation=chat.conversation,
                 user=user,
                 interrupt_id=press.interrupt_id,
-                answer=answer or ClarificationAnswer(answers=[]),
+                answer=decision.answer if decision is not None else ClarificationAnswer(answers=[]),
             )
             outcomes = await self._turns.engine.handle(probe)
             reason = next((o.text for o in outcomes if isinstance(o, Notice)), texts.BROKEN_BUTTON)
             await self._refuse(bot, chat, query, reason, answered)
             return
-        if answer is None:
+        if decision is None:
             await self._refuse(bot, chat, query, texts.BROKEN_BUTTON, answered)
             return
         if not answered:
-            await answer_query(query, label)
-        await self._mark(bot, chat, query, label)
-        if press.kind == "revise":
+            await answer_query(query, decision.label)
+        await self._mark(bot, chat, query, decision.label)
+        if kind == "revise":
             # The plan stays open; the person's next message is the feedback.
             self.feedback[(chat.conversation, user)] = press.interrupt_id
             who = query.from_user
@@ -98,7 +97,7 @@ class Presses:
             force = ForceReply(selective=True, input_field_placeholder=REVISE_PROMPT)
             await send_html(bot, chat, mention + esc(REVISE_PROMPT), force)
             return
-        turn = Resume(conversation=chat.conversation, user=user, interrupt_id=press.interrupt_id, answer=answer)
+        turn = Resume(conversation=chat.conversation, user=user, interrupt_id=press.interrupt_id, answer=decision.answer)
         await self._turns.run(bot, chat, turn)
 
     async def _forget(self, bot: Bot, chat: Chat, query: CallbackQuery, press: Press, answered: bool) -> None:
@@ -135,18 +134,3 @@ class Presses:
         original = prompt.html if prompt is not None else (message.text_html if message.text else "")
         await edit_html(bot, message.chat_id, message.message_id, decided(original, decision))
 
-
-def answer_for(press: Press, pending: Ask | ApprovalRequest | None) -> tuple[Answer | None, str]:
-    """The answer a press gives to the open question or plan, and a short label for it."""
-    if press.kind == "skip":
-        return ClarificationAnswer(declined=True), "Skipped"
-    if press.kind == "choice":
-        options = pending.questions[0].options if isinstance(pending, Ask) else []
-        if 0 <= press.index < len(options):
-            return ClarificationAnswer(answers=[options[press.index]]), f"✓ {options[press.index]}"
-        return None, ""
-    if press.kind == "approve":
-        return ApprovalDecision(decision="approve"), "✓ Approved"
-    if press.kind == "revise":
-        return ApprovalDecision(decision="revise"), f"✎ Revise: {REVISE_PROMPT}"
-    return ApprovalDecision(decision="cancel"), "✗ Cancelled"

@@ -5,12 +5,12 @@ from __future__ import annotations
 import csv
 import io
 
-from engine.outcomes import Answer
+from engine import Answer
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
-from tests.test_telegram_fake import CHAT, USER, running, tg  # noqa: F401  (fixture)
+from tests.helpers.telegram import CHAT, USER, running
 
 ME = f"tg:{USER}"
 
@@ -231,8 +231,8 @@ async def test_progress_shows_one_status_line_then_deletes_it(
 
 
 async def test_answer_shows_cited_dates(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    from adapters.telegram_render import render
-    from engine.outcomes import Citation
+    from adapters.telegram.render import render
+    from engine import Citation
 
     answer = Answer(
         text="You benched 52.5 kg on 2026-11-15.",

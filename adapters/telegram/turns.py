@@ -8,29 +8,21 @@ with buttons, so that when something else answers it (a typed reply,
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 import structlog
 from telegram import Bot, InputFile
 
-from adapters.telegram_render import CAPTION_LIMIT, decided, owner_id, render, split_html
-from adapters.telegram_chat import Chat
-from adapters.telegram_send import edit_html, send_html
-from adapters.telegram_signs import Budget, Working
-from engine import ApprovalRequest, Ask, Document, Outcome
-from engine import Control, Message, Resume, Turn
+from adapters.common import Budget, Pending, closing_label, open_prompt
+from adapters.telegram.chat import Chat
+from adapters.telegram.keyboards import owner_id
+from adapters.telegram.progress import Working
+from adapters.telegram.render import CAPTION_LIMIT, decided, render
+from adapters.telegram.send import edit_html, send_html
+from adapters.telegram.splitting import split_html
+from engine import ApprovalRequest, Ask, Document, Handler, Outcome, Turn
 
 log = structlog.get_logger("adapters.telegram")
-
-Progress = Callable[[str], Awaitable[None]]
-
-
-class Engine(Protocol):
-    """The one engine method an adapter uses."""
-
-    async def handle(self, turn: Turn, progress: Progress | None = None) -> list[Outcome]: ...
 
 
 @dataclass(frozen=True)
@@ -54,7 +46,7 @@ class Turns:
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Handler,
         *,
         budget: Budget,
         typing_after: float,
@@ -110,10 +102,9 @@ class Turns:
                 last_part = split_html(rendered.html)[-1]
                 self.prompts[chat.conversation] = Prompt(sent[-1].message_id, outcome.interrupt_id, last_part)
 
-    async def pending(self, chat: Chat, user: str) -> Ask | ApprovalRequest | None:
+    async def pending(self, chat: Chat, user: str) -> Pending | None:
         """The conversation's open question or plan (a read-only ``status`` turn, no model call)."""
-        outcomes = await self.engine.handle(Control(conversation=chat.conversation, user=user, action="status"))
-        return next((o for o in outcomes if isinstance(o, (Ask, ApprovalRequest))), None)
+        return await open_prompt(self.engine, chat.conversation, user)
 
     def take_prompt(self, chat: Chat, message_id: int) -> Prompt | None:
         """Forget the open prompt if it is this message, and return it."""
@@ -133,16 +124,5 @@ class Turns:
         if still is not None and still.interrupt_id == prompt.interrupt_id:
             return  # e.g. someone else typed in a group: the question is still open
         self.prompts.pop(chat.conversation, None)
-        await edit_html(bot, chat.chat_id, prompt.message_id, decided(prompt.html, _decision(turn)))
+        await edit_html(bot, chat.chat_id, prompt.message_id, decided(prompt.html, closing_label(turn)))
 
-
-def _decision(turn: Turn) -> str:
-    """How a question closed by something other than its buttons is marked."""
-    if isinstance(turn, Message):
-        text = " ".join(turn.text.split())
-        return "✓ " + (text if len(text) <= 100 else text[:99] + "…")
-    if isinstance(turn, Resume):
-        return "✓ Answered"
-    return {"cancel": "✗ Cancelled", "reset": "✗ Closed: fresh conversation", "forget": "✗ Closed"}.get(
-        turn.action, "✓ Done"
-    )

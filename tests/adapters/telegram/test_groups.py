@@ -5,12 +5,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from adapters.telegram_render import Press
+from adapters.telegram.keyboards import Press
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
-from tests.test_telegram_fake import running, tg  # noqa: F401  (fixture)
+from tests.helpers.telegram import running
 
 GROUP, FORUM = -100200, -100300
 ANN, BOB = 1, 2

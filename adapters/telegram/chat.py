@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from telegram import Bot, MaybeInaccessibleMessage, Message, MessageEntity
 from telegram.constants import ChatType
 
-from adapters.telegram_render import REVISE_PROMPT
+from adapters.common import REVISE_PROMPT
 
 
 @dataclass(frozen=True)

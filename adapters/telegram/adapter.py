@@ -8,7 +8,7 @@ How an update travels:
    works out what the update means and puts a job in its conversation's queue
    *before it awaits anything*, then returns. So turns of one chat keep their
    arrival order, while other chats run concurrently in their own workers
-   (`ChatQueues`).
+   (`adapters.common.ChatQueues`).
 2. The job runs the turn (`Turns`): ``engine.handle(turn, progress=...)`` with a
    typing action and, for long turns, a status line; then the outcomes go out
    as HTML messages, questions and plans with inline keyboards.
@@ -29,7 +29,6 @@ from typing import Any
 
 import structlog
 from telegram import Bot, BotCommand, InlineKeyboardMarkup, Update
-from telegram.error import Forbidden, TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -41,38 +40,40 @@ from telegram.ext import (
     filters,
 )
 
-from adapters import telegram_texts as texts
-from adapters.telegram_chat import Chat, addressed, answers_revise_prompt
-from adapters.telegram_ordering import ChatQueues, Recent
-from adapters.telegram_presses import Presses
-from adapters.telegram_render import Press, esc, forget_keyboard
-from adapters.telegram_send import answer_query, send_html
-from adapters.telegram_signs import Budget
-from adapters.telegram_turns import Engine, Turns
-from engine import Control, ControlAction, Message, Turn
+from adapters.common import (
+    ALIASES,
+    CONTROLS,
+    MESSAGE_COMMANDS,
+    NEEDS_ARGUMENT,
+    Budget,
+    ChatQueues,
+    Recent,
+    command_name,
+    command_turn,
+)
+from adapters.telegram import texts
+from adapters.telegram.chat import Chat, addressed, answers_revise_prompt
+from adapters.telegram.errors import on_error
+from adapters.telegram.keyboards import Press, forget_keyboard
+from adapters.telegram.presses import Presses
+from adapters.telegram.render import esc
+from adapters.telegram.send import answer_query, send_html
+from adapters.telegram.turns import Turns
+from engine import Handler, Message, Turn
 
 log = structlog.get_logger("adapters.telegram")
 
 Ctx = ContextTypes.DEFAULT_TYPE
 App = Application[Any, Any, Any, Any, Any, Any]
 
-_CONTROLS: dict[str, ControlAction] = {
-    "reset": "reset",
-    "cancel": "cancel",
-    "retry": "retry",
-    "status": "status",
-    "export": "export",
-    "undo": "undo",
-    "history": "history",
-}
-_COMMANDS = ("start", "help", "log", "ask", "timezone", "tz", "forget", *_CONTROLS)
+_COMMANDS = ("start", "help", *MESSAGE_COMMANDS, *CONTROLS, *ALIASES)
 
 
 class TelegramAdapter:
     """Maps Telegram messages, commands and button presses onto engine turns.
 
     Args:
-        engine: anything with ``handle(turn, progress)``, normally `engine.engine.Engine`.
+        engine: anything with ``handle(turn, progress)`` (`engine.Handler`), normally `engine.Engine`.
         allowed_users: Telegram user ids allowed to use the bot; empty = everyone.
         typing_after / typing_every / status_after / status_every: timing of the signs of work, in seconds.
         signs_per_second: typing actions and status lines allowed per second across all chats;
@@ -82,7 +83,7 @@ class TelegramAdapter:
 
     def __init__(
         self,
-        engine: Engine,
+        engine: Handler,
         *,
         allowed_users: Iterable[str] = (),
         typing_after: float = 0.3,
@@ -118,7 +119,7 @@ class TelegramAdapter:
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND & only_new, self._on_text))
         app.add_handler(MessageHandler(filters.ATTACHMENT & filters.ChatType.PRIVATE & only_new, self._on_attachment))
         app.add_handler(CallbackQueryHandler(self._on_press))
-        app.add_error_handler(self._on_error)
+        app.add_error_handler(on_error)
 
     @staticmethod
     async def register_commands(bot: Bot) -> None:
@@ -181,26 +182,30 @@ class TelegramAdapter:
         message = update.message
         assert message is not None and message.text is not None and message.from_user is not None
         token, arg = re.split(r"\s+", message.text.strip() + " ", maxsplit=1)  # "/log\nbench…" too
-        name, arg = token[1:].split("@")[0].lower(), arg.strip()
-        name = "timezone" if name == "tz" else name
+        name, arg = command_name(token.split("@")[0]), arg.strip()
         chat, bot, user = Chat.of(message), context.bot, f"tg:{message.from_user.id}"
         reply_to = message.message_id if chat.group else None
         if name in ("start", "help"):
             self._say(bot, chat, texts.START if name == "start" else texts.HELP, update, reply_to)
-        elif name in ("log", "ask", "timezone") and not arg:
+        elif name in NEEDS_ARGUMENT and not arg:
             self._say(bot, chat, texts.usage(name), update, reply_to)
-        elif name == "forget":
+        elif name == "forget":  # in CONFIRM_FIRST: a button confirms it (`Presses`)
             self._say(bot, chat, texts.FORGET_CONFIRM, update, reply_to, forget_keyboard(message.from_user.id))
         else:
-            conv, at = chat.conversation, message.date
-            turn: Turn
-            if name in ("log", "ask"):
-                turn = Message(conversation=conv, user=user, at=at, text=arg, message_id=str(message.message_id))
-            else:  # /timezone and the controls; an argument such as "/export json" goes along
-                if name in ("cancel", "reset"):
-                    self._presses.feedback.pop((conv, user), None)
-                action = "timezone" if name == "timezone" else _CONTROLS[name]
-                turn = Control(conversation=conv, user=user, at=at, action=action, argument=arg)
+            conv = chat.conversation
+            # /log and /ask become messages; the controls take their argument along ("/export json").
+            turn = command_turn(
+                name,
+                arg,
+                conversation=conv,
+                user=user,
+                at=message.date,
+                message_id=str(message.message_id),
+                message_commands=True,
+            )
+            assert turn is not None  # CommandHandler only lets through the names in _COMMANDS
+            if name in ("cancel", "reset"):
+                self._presses.feedback.pop((conv, user), None)
             self._run(bot, chat, turn, update, reply_to)
 
     async def _on_unknown_command(self, update: Update, context: Ctx) -> None:
@@ -274,28 +279,10 @@ class TelegramAdapter:
         self._detached.add(task)
         task.add_done_callback(self._detached.discard)
 
-    # ------------------------------------------------------------------ errors
+    # ------------------------------------------------------------------ errors (reported by `errors.on_error`)
 
     async def _job_failed(self, update: object, exc: Exception) -> None:
         if self._app is not None:
             await self._app.process_error(update, exc)
         else:  # pragma: no cover - install() always ran in practice
             log.error("telegram.job_failed", exc_info=exc)
-
-    async def _on_error(self, update: object, context: Ctx) -> None:
-        """The one error handler: log with chat and user id, apologise briefly, never show a traceback."""
-        chat_id = user_id = topic = None
-        if isinstance(update, Update):
-            chat_id = update.effective_chat.id if update.effective_chat else None
-            user_id = update.effective_user.id if update.effective_user else None
-            if update.effective_message is not None:
-                topic = Chat.of(update.effective_message).topic
-        log.error("telegram.error", chat_id=chat_id, user_id=user_id, exc_info=context.error)
-        if chat_id is None or isinstance(context.error, Forbidden):
-            return  # nobody to tell, or they blocked the bot
-        try:
-            if isinstance(update, Update) and update.callback_query is not None:
-                await answer_query(update.callback_query)  # stop the spinner if nothing else did
-            await context.bot.send_message(chat_id, texts.APOLOGY, message_thread_id=topic)
-        except TelegramError as exc:
-            log.warning("telegram.apology_failed", chat_id=chat_id, reason=str(exc))

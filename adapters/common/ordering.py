@@ -1,9 +1,11 @@
-"""Per-chat ordering and once-only delivery, independent of any platform.
+"""Per-conversation ordering and once-only delivery, the same for every platform.
 
-Handlers put work into a chat's queue without awaiting anything first, so the
-order in which updates arrive is the order in which their turns run; one
-worker per busy chat runs them one at a time, while other chats' workers run
-concurrently.
+Handlers put work into a conversation's queue without awaiting anything
+first, so the order in which events arrive is the order in which their turns
+run; one worker per busy conversation runs them one at a time, while other
+conversations' workers run concurrently. `Recent` remembers what was already
+seen (Telegram ``update_id`` s, Slack ``event_id`` s, pressed messages), so a
+platform's retry or duplicate delivery is handled once.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ OnError = Callable[[object, Exception], Awaitable[None]]
 
 class ChatQueues:
     """A FIFO of jobs per key and one worker task per key that has work.
+
+    The key is the engine's conversation key; the name is historical (Telegram
+    chats came first).
 
     Args:
         on_error: called with the job's context and the exception when a job
@@ -71,7 +76,7 @@ class ChatQueues:
 
 
 class Recent:
-    """A bounded set of recently seen keys (update ids, pressed messages)."""
+    """A bounded set of recently seen keys (update or event ids, pressed messages); the oldest go first."""
 
     def __init__(self, size: int = 10_000) -> None:
         self._size = size

@@ -1,0 +1,146 @@
+"""App wiring: a python-telegram-bot application around the adapter, started by polling or a webhook.
+
+``bot/run_telegram.py`` reads the settings, opens the engine and calls `serve`;
+tests and the load benchmark use `build_application`, `start` and `stop`
+directly against the fake Bot API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlparse
+
+import structlog
+from telegram.error import InvalidToken, NetworkError
+from telegram.ext import Application
+
+from adapters.common import SetupError
+from adapters.telegram.adapter import TelegramAdapter
+from adapters.telegram.retry import Retrying
+from engine import Handler
+
+log = structlog.get_logger("adapters.telegram")
+
+App = Application[Any, Any, Any, Any, Any, Any]
+ALLOWED_UPDATES = ["message", "callback_query"]
+"""All Almanac reads; Telegram does not even send the rest."""
+
+
+class TelegramSetupError(SetupError):
+    """The bot cannot start: a bad token, or the Bot API out of reach."""
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Where Telegram delivers updates in webhook mode, and the secret it sends along."""
+
+    url: str
+    """The public HTTPS URL registered with Telegram; its path is the path served."""
+    secret: str
+    """Sent by Telegram in ``X-Telegram-Bot-Api-Secret-Token``; requests without it get 403."""
+    listen: str = "0.0.0.0"
+    port: int = 8443
+
+
+def file_base_url(base_url: str) -> str:
+    """The file-download base next to a Bot API base (``…/bot`` → ``…/file/bot``)."""
+    root = base_url.rstrip("/")
+    return (root.removesuffix("/bot") if root.endswith("/bot") else root) + "/file/bot"
+
+
+def build_application(token: str, base_url: str, adapter: TelegramAdapter, retrying: Retrying | None = None) -> App:
+    """A python-telegram-bot application talking to ``base_url``, with the adapter's handlers.
+
+    Args:
+        retrying: the retry policy and in-flight bound (tests pass a fast one).
+    """
+    retrying = retrying or Retrying()
+    app = (
+        Application.builder()
+        .token(token)
+        .base_url(base_url)
+        .base_file_url(file_base_url(base_url))
+        # Handlers only queue work (see adapters/telegram/adapter.py), so updates are
+        # dispatched one at a time — in order — and chats still run concurrently.
+        .concurrent_updates(False)
+        .rate_limiter(retrying)
+        # The retrier bounds requests in flight; the pool matches it, so requests never queue in httpx.
+        .connection_pool_size(retrying.max_in_flight)
+        .pool_timeout(30.0)
+        .build()
+    )
+    adapter.install(app)
+    return app
+
+
+async def start(app: App, adapter: TelegramAdapter, base_url: str) -> None:
+    """Initialize (getMe: checks the token), register the command menu and start dispatching.
+
+    Raises:
+        TelegramSetupError: the token is rejected or the Bot API cannot be reached.
+    """
+    try:
+        await app.initialize()
+    except InvalidToken:
+        raise TelegramSetupError("Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather") from None
+    except NetworkError as exc:
+        raise TelegramSetupError(f"cannot reach the Telegram Bot API at {base_url}: {exc}") from None
+    await adapter.register_commands(app.bot)
+    await app.start()
+
+
+async def stop(app: App, adapter: TelegramAdapter, drain_s: float = 30.0) -> None:
+    """Stop fetching updates, let queued turns finish, then stop and shut down."""
+    if app.updater is not None and app.updater.running:
+        await app.updater.stop()
+    await adapter.drain(drain_s)
+    if app.running:
+        await app.stop()
+    await app.shutdown()
+
+
+async def serve(
+    engine: Handler,
+    *,
+    token: str,
+    base_url: str,
+    stopped: asyncio.Event,
+    allowed_users: Iterable[str] = (),
+    webhook: Webhook | None = None,
+) -> None:
+    """Run the bot until ``stopped`` is set: long polling, or a webhook server when one is given.
+
+    Args:
+        engine: the engine (anything with ``handle``), opened by the caller.
+        token: the bot token from @BotFather.
+        base_url: the Bot API base (``TELEGRAM_API_BASE_URL``).
+        stopped: set it to stop; queued turns are drained first.
+        allowed_users: Telegram user ids allowed to use the bot; empty = everyone.
+        webhook: webhook mode's address and secret; None = long polling.
+
+    Raises:
+        TelegramSetupError: the token is rejected or the Bot API cannot be reached.
+    """
+    adapter = TelegramAdapter(engine, allowed_users=allowed_users)
+    app = build_application(token, base_url, adapter)
+    try:
+        await start(app, adapter, base_url)
+        assert app.updater is not None
+        if webhook is not None:
+            await app.updater.start_webhook(
+                listen=webhook.listen,
+                port=webhook.port,
+                url_path=urlparse(webhook.url).path.strip("/"),
+                webhook_url=webhook.url,
+                secret_token=webhook.secret,
+                allowed_updates=ALLOWED_UPDATES,
+            )
+        else:
+            await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        log.info("telegram.started", mode="webhook" if webhook else "polling", bot=app.bot.username)
+        await stopped.wait()
+    finally:
+        await stop(app, adapter)

@@ -1,0 +1,73 @@
+"""Start-up shared by every platform: checks, logging, running to the end, exit codes.
+
+Each ``bot/run_<platform>.py`` reads what its platform needs from the
+settings and hands `run` a coroutine that opens the engine and serves.
+
+Exit codes: 0 after a normal end (``/quit``, SIGINT, SIGTERM); 2 with one
+line on stderr when the set-up is wrong — settings (`bot.config.load_settings`),
+a data directory that is not writable, a broken domain file, or a platform
+that refuses to start (`adapters.common.SetupError`: a rejected token, an
+unreachable API). Secrets are masked in that line too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from adapters.common import SetupError
+from bot.config import Settings, fail
+from bot.logs import SecretMasker, configure_logging
+from engine import DataDirError, DomainFileError, check_writable
+
+log = structlog.get_logger("bot")
+
+
+def run(
+    settings: Settings,
+    mode: str,
+    main: Callable[[], Coroutine[Any, Any, None]],
+    *,
+    log_file: Path | None = None,
+) -> None:
+    """Check the data directory, set up logging, then run ``main()`` to its end.
+
+    Args:
+        settings: the loaded settings.
+        mode: the platform's name, for the start-up log line.
+        main: opens the engine and serves until done.
+        log_file: where log lines go; stderr when None. The console passes a file
+            beside the data, because it owns the terminal.
+    """
+    try:
+        check_writable(settings.data_dir)
+    except DataDirError as exc:
+        fail(str(exc))
+    stream = open(log_file, "a", encoding="utf-8") if log_file is not None else None  # noqa: SIM115
+    try:
+        configure_logging(settings.log_format, settings.log_level, settings.secrets(), stream=stream)
+        log.info("start", mode=mode, data_dir=str(settings.data_dir))
+        asyncio.run(main())
+    except (SetupError, DataDirError, DomainFileError) as exc:
+        # Error texts from HTTP layers may carry a URL; a token must not reach the terminal.
+        fail(SecretMasker(settings.secrets()).mask(str(exc)))
+    except KeyboardInterrupt:
+        print("\nbye", file=sys.stderr)
+    finally:
+        if stream is not None:
+            stream.close()
+
+
+async def until_stopped(serve: Callable[[asyncio.Event], Awaitable[None]]) -> None:
+    """Run ``serve(stopped)`` with ``stopped`` set by SIGINT or SIGTERM, so a server drains and stops cleanly."""
+    stopped = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopped.set)
+    await serve(stopped)

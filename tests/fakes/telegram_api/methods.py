@@ -1,0 +1,138 @@
+"""The Bot API methods the fake serves, as a mixin of `FakeTelegram` (called under its lock)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tests.fakes.telegram_api.markup import html_to_text, utf16
+from tests.fakes.telegram_api.model import BadRequest, BotMessage
+
+
+class BotMethods:
+    """``_api_<method>`` for each Bot API method served; `FakeTelegram._call` dispatches by name."""
+
+    bot_id: int
+    username: str
+    commands: list[dict[str, Any]]
+    webhook: tuple[str, str | None] | None
+    _messages: dict[tuple[int, int], BotMessage]
+    _open_queries: set[str]
+    _next_message_id: Callable[[int], int]
+
+    def _text(self, params: dict[str, Any], key: str = "text") -> tuple[str, str | None]:
+        raw = str(params.get(key) or "")
+        if str(params.get("parse_mode") or "").upper() == "HTML":
+            plain, source = html_to_text(raw), raw
+        else:
+            plain, source = raw, None
+        if key == "text" and not plain.strip():
+            raise BadRequest("message text is empty")
+        if utf16(plain) > (4096 if key == "text" else 1024):
+            raise BadRequest("message is too long" if key == "text" else "message caption is too long")
+        return plain, source
+
+    def _markup(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        markup = params.get("reply_markup")
+        if not isinstance(markup, dict):
+            return None
+        for row in markup.get("inline_keyboard") or []:
+            for button in row:
+                if len(str(button.get("callback_data", "")).encode()) > 64:
+                    raise BadRequest("BUTTON_DATA_INVALID")
+        return markup
+
+    def _api_getMe(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": "Almanac",
+            "username": self.username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    def _api_sendMessage(self, params: dict[str, Any]) -> BotMessage:
+        chat_id = int(params["chat_id"])
+        plain, source = self._text(params)
+        reply = params.get("reply_parameters")
+        m = BotMessage(
+            chat_id,
+            self._next_message_id(chat_id),
+            plain,
+            html=source,
+            reply_markup=self._markup(params),
+            thread_id=params.get("message_thread_id"),
+            reply_to=reply.get("message_id") if isinstance(reply, dict) else None,
+        )
+        self._messages[(chat_id, m.message_id)] = m
+        return m
+
+    def _api_sendDocument(self, params: dict[str, Any]) -> BotMessage:
+        chat_id = int(params["chat_id"])
+        doc = params.get("document")
+        if not isinstance(doc, tuple):
+            raise BadRequest("there is no document in the request")
+        caption, _ = self._text(params, "caption")
+        m = BotMessage(chat_id, self._next_message_id(chat_id), caption, document=doc, thread_id=params.get("message_thread_id"))
+        self._messages[(chat_id, m.message_id)] = m
+        return m
+
+    def _edited(self, params: dict[str, Any]) -> BotMessage:
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        m = self._messages.get(key)
+        if m is None or m.deleted or not m.from_bot:
+            raise BadRequest("message to edit not found")
+        return m
+
+    def _api_editMessageText(self, params: dict[str, Any]) -> BotMessage:
+        m = self._edited(params)
+        plain, source = self._text(params)
+        markup = self._markup(params)
+        if plain == m.text and markup == m.reply_markup:
+            raise BadRequest("message is not modified: specified new message content and reply markup are exactly the same")
+        m.text, m.html, m.reply_markup = plain, source, markup  # no reply_markup in the call: the keyboard goes
+        m.edits += 1
+        return m
+
+    def _api_editMessageReplyMarkup(self, params: dict[str, Any]) -> BotMessage:
+        m = self._edited(params)
+        markup = self._markup(params)
+        if markup == m.reply_markup:
+            raise BadRequest("message is not modified")
+        m.reply_markup = markup
+        m.edits += 1
+        return m
+
+    def _api_deleteMessage(self, params: dict[str, Any]) -> bool:
+        m = self._messages.get((int(params["chat_id"]), int(params["message_id"])))
+        if m is None or m.deleted:
+            raise BadRequest("message to delete not found")
+        m.deleted = True
+        return True
+
+    def _api_answerCallbackQuery(self, params: dict[str, Any]) -> bool:
+        query_id = str(params.get("callback_query_id"))
+        if query_id not in self._open_queries:
+            raise BadRequest("query is too old and response timeout expired or query ID is invalid")
+        self._open_queries.discard(query_id)
+        return True
+
+    def _api_sendChatAction(self, params: dict[str, Any]) -> bool:
+        return True
+
+    def _api_setMyCommands(self, params: dict[str, Any]) -> bool:
+        self.commands = list(params.get("commands") or [])
+        return True
+
+    def _api_deleteWebhook(self, params: dict[str, Any]) -> bool:
+        self.webhook = None
+        return True
+
+    def _api_setWebhook(self, params: dict[str, Any]) -> bool:
+        self.webhook = (str(params["url"]), params.get("secret_token"))
+        return True
+
+    def _api_getWebhookInfo(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {"url": self.webhook[0] if self.webhook else "", "has_custom_certificate": False, "pending_update_count": 0}
