@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import io
-from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
 
 from adapters.console import ConsoleChat
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
-
-
-def week_plan() -> dict[str, Any]:
-    """A plan for the week after 2026-11-22 (the task-flow tests' plan), confident enough to ask for approval."""
-    week = [(date(2026, 11, 22) + timedelta(days=d)).isoformat() for d in (1, 3, 5)]
-    return scripts.former(
-        operations=[scripts.op_plan(d, weight=w) for d, w in zip(week, (57.5, 60, 62.5))],
-        assumptions=[scripts.assumption("current working weight is 55 kg", source="2026-11-22")],
-    )
 
 
 async def chat(open_engine: OpenEngine, lines: list[str]) -> str:
@@ -79,7 +68,7 @@ async def test_model_down_then_retry(open_engine: OpenEngine, fake: FakeOllama) 
 async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path) -> None:
     fake.script("RouterOutput", scripts.router("LOG"), scripts.router("TASK", ["strength"]))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5, date_text="2026-11-22"))
-    fake.script("TaskFormationOutput", week_plan())
+    fake.script("TaskFormationOutput", scripts.good_plan())
     out = io.StringIO()
     lines = ["bench 55kg 10x5 2026-11-22", "plan my week", "approve", "/history", "/undo", "/export", "/forget", "/forget yes", "/quit"]
     async with open_engine() as engine:
