@@ -11,6 +11,8 @@ import argparse
 from bot.config import Settings, fail, load_settings
 from bot.data_cli import add_commands as add_data_commands
 from bot.data_cli import run as run_data_command
+from bot.vocab_cli import add_commands as add_vocab_commands
+from bot.vocab_cli import run as run_vocab_command
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -21,6 +23,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("telegram", help="run the Telegram bot (TELEGRAM_BOT_TOKEN)")
     sub.add_parser("slack", help="run the Slack app (SLACK_BOT_TOKEN)")
     add_data_commands(sub)  # import, export
+    add_vocab_commands(sub)  # vocab unknown, search
     return p
 
 
@@ -39,6 +42,8 @@ def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     if args.mode in ("import", "export"):
         raise SystemExit(run_data_command(args))
+    if args.mode in ("vocab", "search"):
+        raise SystemExit(run_vocab_command(args))
     settings = load_settings()
     mode = _mode(args, settings)
     # Platform modules are imported only once chosen: ``--help`` and the data commands stay quick.

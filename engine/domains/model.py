@@ -2,13 +2,16 @@
 
 Domains are data (ARCHITECTURE §5): adding one means adding a TOML file under
 ``engine/domains/data`` (or the directory named by ``DOMAINS_DIR``), never code.
+A domain whose vocabulary outgrows one file keeps the rest in a folder of the
+same name (``strength.toml`` + ``strength/*.toml``), one file per group of
+movement families.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class LogField(BaseModel):
@@ -127,6 +130,17 @@ class Domain(BaseModel):
     """The ``activity_type`` a parsed entry of this domain carries."""
     vocabulary: dict[str, list[str]]
     """Canonical term -> every spelling users write (any language, any case)."""
+    families: dict[str, list[str]] = Field(default_factory=dict)
+    """Movement family -> its member canonical terms, the family's own name first.
+
+    The family's name is itself a member: the plain word (``bench press``)
+    names the default variation in a log and the whole family in a question.
+    In a data file a family lists its members with their spellings
+    (``[families."bench press"]`` then ``"incline bench press" = [...]``);
+    they join ``vocabulary`` when the file is read.
+    """
+    generic_terms: dict[str, list[str]] = Field(default_factory=dict)
+    """Language code -> words too general to search by (``workout``, ``운동``)."""
     units: dict[str, list[str]] = Field(default_factory=dict)
     """Canonical unit -> spellings (``kg`` <- ``키로``, ``kgs``, ``킬로``)."""
     log_schema: list[LogField]
@@ -151,3 +165,36 @@ class Domain(BaseModel):
     interaction_tools: list[str] = Field(default_factory=lambda: ["ask_user"])
     """How task formation may involve the person."""
     attempt_budget: AttemptBudget = Field(default_factory=AttemptBudget)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _families_join_vocabulary(cls, data: Any) -> Any:
+        """Move each family's members (written with their spellings) into ``vocabulary``."""
+        if not isinstance(data, dict) or not isinstance(data.get("families"), dict):
+            return data
+        vocabulary = dict(data.get("vocabulary") or {})
+        families: dict[str, Any] = {}
+        for family, members in data["families"].items():
+            if not isinstance(members, dict):
+                families[family] = members
+                continue
+            for canonical, spellings in members.items():
+                if canonical in vocabulary:
+                    raise ValueError(f"{canonical!r} of family {family!r} is defined twice")
+                vocabulary[canonical] = spellings
+            families[family] = list(members)
+        return {**data, "vocabulary": vocabulary, "families": families}
+
+    @model_validator(mode="after")
+    def _families_are_consistent(self) -> Domain:
+        owner: dict[str, str] = {}
+        for family, members in self.families.items():
+            if family not in members:
+                raise ValueError(f"family {family!r} must list itself as a member")
+            for canonical in members:
+                if canonical not in self.vocabulary:
+                    raise ValueError(f"family {family!r}: {canonical!r} is not in the vocabulary")
+                if canonical in owner:
+                    raise ValueError(f"{canonical!r} is in families {owner[canonical]!r} and {family!r}")
+                owner[canonical] = family
+        return self

@@ -6,11 +6,13 @@ import tomllib
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import structlog
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.domains.model import ClarificationPattern, Domain, LogField, NotationRule
+from engine.language.families import GENERIC, Families
 from engine.language.vocab import Vocabulary
 
 log = structlog.get_logger("engine.domains")
@@ -20,6 +22,51 @@ BUILTIN_DIR = Path(__file__).parent / "data"
 
 class DomainFileError(Exception):
     """A domain file that cannot be read; the message names the file."""
+
+
+_PART_KEYS = ("vocabulary", "families")
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise DomainFileError(f"{path}: {exc}") from None
+
+
+def load_domain_file(path: Path) -> Domain:
+    """Read one domain: ``<name>.toml`` plus, when present, the parts in the folder ``<name>/``.
+
+    A part holds only ``vocabulary`` and ``families`` tables (one file per group
+    of movement families keeps each file short); a term or family defined
+    twice is an error, never a silent override.
+
+    Raises:
+        DomainFileError: a file is not valid TOML, not a valid domain, or a part
+            redefines a term or family.
+    """
+    raw = _read_toml(path)
+    folder = path.with_suffix("")
+    for part in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
+        extra = _read_toml(part)
+        unknown = sorted(set(extra) - set(_PART_KEYS))
+        if unknown:
+            raise DomainFileError(f"{part}: a vocabulary part may hold only {_PART_KEYS}, not {unknown}")
+        for key in _PART_KEYS:
+            merged = dict(raw.get(key) or {})
+            for name, value in (extra.get(key) or {}).items():
+                if name in merged:
+                    raise DomainFileError(f"{part}: {key} {name!r} is already defined")
+                merged[name] = value
+            raw[key] = merged
+    try:
+        domain = Domain.model_validate(raw)
+    except ValidationError as exc:
+        raise DomainFileError(f"{path}: {exc}") from None
+    if domain.name != path.stem:
+        raise DomainFileError(f"{path}: name {domain.name!r} must equal the file name")
+    return domain
 
 
 class DomainRegistry:
@@ -32,6 +79,8 @@ class DomainRegistry:
     def load(cls, *dirs: Path | None) -> DomainRegistry:
         """Read ``*.toml`` from the built-in folder and any extra folders (later ones override).
 
+        Each file is read by :func:`load_domain_file` (with its vocabulary parts).
+
         Raises:
             DomainFileError: a file is not valid TOML or not a valid domain.
         """
@@ -40,13 +89,7 @@ class DomainRegistry:
             if folder is None:
                 continue
             for path in sorted(Path(folder).glob("*.toml")):
-                try:
-                    with path.open("rb") as fh:
-                        domain = Domain.model_validate(tomllib.load(fh))
-                except (tomllib.TOMLDecodeError, ValidationError) as exc:
-                    raise DomainFileError(f"{path}: {exc}") from None
-                if domain.name != path.stem:
-                    raise DomainFileError(f"{path}: name {domain.name!r} must equal the file name")
+                domain = load_domain_file(path)
                 found[domain.name] = domain
         return cls(found.values())
 
@@ -78,10 +121,29 @@ class ActiveDomainContext(BaseModel):
     log_schemas: dict[str, list[LogField]]
     vocabulary_map: dict[str, list[str]]
     unit_map: dict[str, list[str]]
+    family_map: dict[str, list[str]] = Field(default_factory=dict)
+    """Movement family -> member canonical terms, over every loaded domain."""
+    generic_words: list[str] = Field(default_factory=list)
+    """Words too general to search by, in every language of the loaded domains."""
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
         return Vocabulary(self.vocabulary_map)
+
+    @cached_property
+    def families(self) -> Families:
+        return Families(self.family_map)
+
+    @cached_property
+    def question_vocabulary(self) -> Vocabulary:
+        """The vocabulary plus the generic words, which match as :data:`GENERIC`.
+
+        Matching generic phrases lets them shadow shorter spellings inside them
+        ("in a row" is not a row); callers drop :data:`GENERIC` matches.
+        """
+        if not self.generic_words:
+            return self.vocabulary
+        return Vocabulary.merge(self.vocabulary, Vocabulary({GENERIC: self.generic_words}))
 
     @cached_property
     def units(self) -> Vocabulary:
@@ -122,7 +184,13 @@ class DomainSelector:
     def _merge(domains: list[Domain]) -> ActiveDomainContext:
         vocab: dict[str, list[str]] = {}
         units: dict[str, list[str]] = {}
+        families: dict[str, list[str]] = {}
+        generic: list[str] = []
         for d in domains:
+            for family, members in d.families.items():
+                # A family two domains share (rare) keeps the first domain's members.
+                families.setdefault(family, list(members))
+            generic.extend(w for words in d.generic_terms.values() for w in words if w not in generic)
             for term, spellings in d.vocabulary.items():
                 vocab.setdefault(term, []).extend(s for s in spellings if s not in vocab.get(term, []))
             for unit, spellings in d.units.items():
@@ -137,4 +205,6 @@ class DomainSelector:
             log_schemas={d.name: d.log_schema for d in domains},
             vocabulary_map=vocab,
             unit_map=units,
+            family_map=families,
+            generic_words=generic,
         )

@@ -17,6 +17,10 @@ Matching rules:
 * A spelling edge that is a digit must not touch another digit.
 * A Hangul edge matches as a substring, because Korean attaches particles
   (``벤치프레스를``, ``스쿼트는``, ``데드리프트도``).
+* A space between two Hangul syllables of a spelling is optional, because
+  Korean spacing varies from writer to writer: ``덤벨 로우`` also finds
+  ``덤벨로우`` and ``랫 풀 다운`` finds ``랫풀다운`` and ``랫풀 다운``. (A
+  spelling written without the space does not find the spaced text.)
 * When two canonicals claim one spelling, the first one seen keeps it and
   the clash is recorded in :attr:`Vocabulary.conflicts`; nothing is silently
   redefined by a later domain.
@@ -35,7 +39,9 @@ from typing import Literal
 
 _WHITESPACE = re.compile(r"\s+")
 # Hangul jamo, compatibility jamo, jamo extensions and syllables.
-_HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7a3\ud7b0-\ud7ff]")
+_HANGUL_CLASS = "[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7a3\ud7b0-\ud7ff]"
+_HANGUL = re.compile(_HANGUL_CLASS)
+_HANGUL_SPACE = re.compile(f"(?<={_HANGUL_CLASS}) (?={_HANGUL_CLASS})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +67,35 @@ class Conflict:
     dropped: str
 
 
-def _key(text: str) -> str:
-    """Fold a spelling the way matching sees text."""
+def _spaced(text: str) -> str:
+    """NFC, casefolded, whitespace runs as one space: a spelling as written, folded."""
     folded = unicodedata.normalize("NFC", text).casefold()
     return _WHITESPACE.sub(" ", folded).strip()
+
+
+def _squeeze(folded: str) -> str:
+    """Drop the spaces between Hangul syllables, so every spacing of a Korean phrase shares a key."""
+    return _HANGUL_SPACE.sub("", folded)
+
+
+def _key(text: str) -> str:
+    """Fold a spelling the way matching sees text."""
+    return _squeeze(_spaced(text))
+
+
+def normalize_name(name: str) -> str:
+    """The spelling an unknown name is kept under: NFC, casefolded, single spaces.
+
+    ``"Zercher  Squat (Kettlebell)"`` -> ``"zercher squat (kettlebell)"``: a
+    name the vocabulary does not know becomes its own canonical term, so the
+    same exercise logged twice in different case or spacing stays one.
+    """
+    return _spaced(name)
+
+
+def _regex(spaced: str) -> str:
+    """The pattern of one folded spelling: spaces between Hangul syllables may be left out."""
+    return " ?".join(re.escape(piece) for piece in _HANGUL_SPACE.split(spaced))
 
 
 def _fold(source: str) -> tuple[str, list[int] | None]:
@@ -151,11 +182,11 @@ class Vocabulary:
                 found.append(Conflict(spelling=spelling, kept=claimed[0], dropped=canonical))
         self._canonicals = tuple(dict.fromkeys(canonical for canonical, _ in self._pairs))
         self.conflicts: tuple[Conflict, ...] = tuple(dict.fromkeys(found))
-        self._lengths = sorted({len(key) for key in self._by_key}, reverse=True)
         # Boundaries are checked in Python: per-branch Unicode lookarounds
         # made compiling a 1,000-spelling pattern take most of a second.
-        keys = sorted(self._by_key, key=lambda key: (-len(key), key))
-        self._pattern = re.compile("|".join(map(re.escape, keys))) if keys else None
+        # Longest first, so the regex proposes the longest spelling at a position.
+        forms = sorted({_spaced(s) for _, s in self._pairs}, key=lambda f: (-len(_squeeze(f)), -len(f), f))
+        self._pattern = re.compile("|".join(map(_regex, forms))) if forms else None
 
     @classmethod
     def merge(cls, *vocabs: Vocabulary) -> Vocabulary:
@@ -178,6 +209,10 @@ class Vocabulary:
     def canonicals(self) -> tuple[str, ...]:
         """Canonical terms in the order they were defined."""
         return self._canonicals
+
+    def spellings(self, canonical: str) -> tuple[str, ...]:
+        """Every spelling listed for ``canonical`` (itself first), as written."""
+        return tuple(dict.fromkeys(s for c, s in self._pairs if c == canonical))
 
     def canonical(self, word: str) -> str | None:
         """Return the canonical term for one exact spelling, if known.
@@ -213,7 +248,7 @@ class Vocabulary:
             if end is None:
                 pos = start + 1
                 continue
-            canonical, spelling = self._by_key[folded[start:end]]
+            canonical, spelling = self._by_key[_squeeze(folded[start:end])]
             pos = end
             if origin is not None:
                 start, end = origin[start], origin[end - 1] + 1
@@ -228,11 +263,8 @@ class Vocabulary:
         """
         if not _clear(folded, start - 1, folded[start]):
             return None
-        for length in self._lengths:
-            stop = start + length
-            if stop > end or folded[start:stop] not in self._by_key:
-                continue
-            if _clear(folded, stop, folded[stop - 1]):
+        for stop in range(end, start, -1):
+            if _squeeze(folded[start:stop]) in self._by_key and _clear(folded, stop, folded[stop - 1]):
                 return stop
         return None
 

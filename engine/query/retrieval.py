@@ -4,22 +4,30 @@ An empty date range widens 7 → 14 → 30 → 90 days, each attempt recorded wi
 its ``expansion_tier``, stopping at the first tier that has entries. A named
 day (``explicit_date``) never widens. When every tier is empty the search
 falls back to normalized terms and says so.
+
+Search terms are canonical and meaningful: the Planner's terms are read
+through the vocabulary like the question (a family widened to its
+variations), generic words (``workouts``, 운동) are dropped, and a keyword
+search left with no term becomes a date range.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import structlog
 from pydantic import BaseModel, Field
 
 from engine.agents.schemas import RetrievalInstruction
-from engine.language.dates import resolve_date
-from engine.query.questions import QuestionShape
 from engine.entries.model import Entry
+from engine.language.dates import resolve_date
+from engine.query.questions import QuestionShape, search_terms
 from engine.store.entries import EntryStore
+
+if TYPE_CHECKING:
+    from engine.domains.registry import ActiveDomainContext
 
 log = structlog.get_logger("engine.retrieval")
 
@@ -54,16 +62,46 @@ def _tiers_from(days: int) -> list[int]:
     return [days, *[t for t in TIERS if t > days]]
 
 
+def _generic_word(word: str, shape: QuestionShape) -> bool:
+    folded = " ".join(word.casefold().split())
+    generic = {" ".join(g.casefold().split()) for g in shape.generic}
+    return folded in generic or folded.removesuffix("s") in generic or f"{folded}s" in generic
+
+
+def _meaningful(
+    inst: RetrievalInstruction, shape: QuestionShape, ctx: ActiveDomainContext | None
+) -> RetrievalInstruction:
+    """The instruction with canonical, non-generic terms; a keyword search left with none reads a date range."""
+    if not inst.terms:
+        return inst
+    if ctx is not None:
+        terms = search_terms(inst.terms, ctx)
+    else:
+        terms = [t for t in inst.terms if t.strip() and not _generic_word(t, shape)]
+    if not terms and inst.strategy == "keyword" and not shape.wanted:
+        return RetrievalInstruction(strategy="date_range", days_back=shape.default_days)
+    return inst.model_copy(update={"terms": terms})
+
+
 def normalize_instructions(
-    planned: Sequence[RetrievalInstruction], shape: QuestionShape
+    planned: Sequence[RetrievalInstruction], shape: QuestionShape, ctx: ActiveDomainContext | None = None
 ) -> list[RetrievalInstruction]:
-    """Make the Planner's retrieval safe: code's reading of the question wins where they differ."""
+    """Make the Planner's retrieval safe: code's reading of the question wins where they differ.
+
+    Args:
+        planned: The Planner's instructions.
+        shape: Code's reading of the question.
+        ctx: The active domains; when given, the Planner's terms are read through
+            the vocabulary (canonical, widened by family). Without it, only the
+            question's generic words are dropped from them.
+    """
+    planned = [_meaningful(inst, shape, ctx) for inst in planned]
     out: list[RetrievalInstruction] = []
     if shape.date is not None and shape.date.status == "ok":
-        out.append(RetrievalInstruction(strategy="date_range", explicit_date=True, date=shape.date.phrase, terms=shape.terms))
+        out.append(RetrievalInstruction(strategy="date_range", explicit_date=True, date=shape.date.phrase, terms=shape.wanted))
     elif shape.is_comparison:
         days = next((i.days_back for i in planned if i.strategy == "date_range" and i.days_back), None)
-        out.append(RetrievalInstruction(strategy="date_range", days_back=days or shape.default_days, terms=shape.terms))
+        out.append(RetrievalInstruction(strategy="date_range", days_back=days or shape.default_days, terms=shape.wanted))
     for inst in planned:
         if inst.strategy == "keyword" or (inst.strategy == "date_range" and not out):
             out.append(inst)
@@ -71,8 +109,8 @@ def normalize_instructions(
             out.append(inst)
     if not out:
         # Nothing usable planned: terms when there are some, else the last week.
-        if shape.terms:
-            out.append(RetrievalInstruction(strategy="keyword", terms=shape.terms))
+        if shape.wanted:
+            out.append(RetrievalInstruction(strategy="keyword", terms=shape.wanted))
         else:
             out.append(RetrievalInstruction(strategy="date_range", days_back=shape.default_days))
     return out[:3]

@@ -92,11 +92,11 @@ def _entry(user_key: str, rows: list[_Row], namer: ExerciseNamer) -> NewEntry:
 
     for source_name, ex_rows in by_exercise.items():
         canonical = namer.canonical(source_name)
-        if canonical is not None:
-            terms.append(canonical)
-        else:
+        # An unknown name is kept as its own canonical term (normalized), searchable and listable.
+        name = namer.name(source_name)
+        terms.append(name)
+        if canonical is None:
             terms.extend(namer.vocabulary.terms(namer.base_name(source_name)))
-        name = canonical or source_name
         sets = _ordered(ex_rows)
         has_weight = any(r.weight is not None for r in sets)
         is_cardio = canonical in namer.running_terms or (

@@ -1,4 +1,16 @@
-"""Strong's exercise and unit names mapped to canonical vocabulary terms."""
+"""Exercise and unit names of app exports mapped to canonical vocabulary terms.
+
+Strong and Hevy name an exercise ``Base (Equipment)``: ``Bench Press
+(Dumbbell)``, ``Bent Over Row (Barbell)``, ``Lat Pulldown (Cable)``. An
+equipment variant is its own canonical exercise (``dumbbell bench press``, not
+``bench press``), so the equipment is never simply dropped: the name is looked
+up whole, then as ``Dumbbell Bench Press`` and ``Bench Press Dumbbell``, and
+only then as the bare base, when the equipment does not make a different
+exercise (barbell, bodyweight, machine; a treadmill run is still a run) or
+the base exercise is itself done with it (``Lat Pulldown (Cable)``). A name
+that stays unknown is kept as its own canonical term (:func:`normalize_name`)
+rather than folded into a different exercise.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +18,21 @@ import re
 from typing import Literal
 
 from engine.domains.registry import DomainRegistry, DomainSelector
-from engine.language.vocab import Vocabulary
+from engine.language.families import Families
+from engine.language.vocab import Vocabulary, normalize_name
 
 WeightUnit = Literal["kg", "lb"]
 
 _KM_PER_UNIT = {"km": 1.0, "mi": 1.609344, "m": 0.001}
 _EQUIPMENT = re.compile(r"^(?P<base>.*?)\s*[(（](?P<equipment>[^()（）]*)[)）]\s*$")
+# Equipment that makes a different exercise of the same movement; a bare base
+# name stands for its default equipment (usually the barbell), never for these.
+_DISTINCT_EQUIPMENT = (
+    "dumbbell", "cable", "band", "kettlebell", "smith", "ez bar", "ez-bar", "trap bar", "hex bar", "plate",
+    "landmine", "suspension", "trx", "덤벨", "케이블", "밴드", "케틀벨", "스미스", "이지바", "트랩바", "원판",
+)
+# Exact catalog names too ambiguous in chat to be vocabulary spellings ("ate clean").
+_CATALOG_ALIASES = {"clean": "squat clean"}
 
 
 class ExerciseNamer:
@@ -21,7 +42,9 @@ class ExerciseNamer:
         vocabulary: Exercise spellings (strength first, so it wins clashes).
         units: Unit spellings (``lbs`` -> ``lb``, ``miles`` -> ``mi``).
         running_terms: Canonical terms of the running domain.
-        fitness_terms: Canonical terms of the general-fitness domain (cycling, rowing, …).
+        fitness_terms: Canonical terms of the general-fitness and swimming domains (cycling, rowing, …).
+        families: Movement families; a base exercise whose family's plain form is done with
+            the named equipment (``Lat Pulldown - Close Grip (Cable)``) keeps its name.
     """
 
     def __init__(
@@ -30,8 +53,10 @@ class ExerciseNamer:
         units: Vocabulary,
         running_terms: frozenset[str] = frozenset(),
         fitness_terms: frozenset[str] = frozenset(),
+        families: Families | None = None,
     ) -> None:
         self.vocabulary = vocabulary
+        self.families = families or Families({})
         self.units = units
         self.running_terms = running_terms
         self.fitness_terms = fitness_terms - running_terms
@@ -39,32 +64,52 @@ class ExerciseNamer:
 
     @classmethod
     def from_registry(cls, registry: DomainRegistry) -> ExerciseNamer:
-        """Vocabulary of the strength, running and general-fitness domains (strength wins clashes)."""
-        ctx = DomainSelector(registry).build_active_context(["strength", "running", "general_fitness"])
-        strength = registry.get("strength")
-        running = registry.get("running")
-        fitness = registry.get("general_fitness")
-        lifts = frozenset(strength.vocabulary) if strength else frozenset()
+        """Vocabulary of the strength, running, general-fitness and swimming domains (strength wins clashes)."""
+        names = ["strength", "running", "general_fitness", "swimming"]
+        ctx = DomainSelector(registry).build_active_context(names)
+        terms = {n: frozenset(d.vocabulary) if (d := registry.get(n)) else frozenset() for n in names}
+        lifts = terms["strength"]
         return cls(
             ctx.vocabulary,
             ctx.units,
-            running_terms=frozenset(running.vocabulary) - lifts if running else frozenset(),
-            fitness_terms=frozenset(fitness.vocabulary) - lifts if fitness else frozenset(),
+            running_terms=terms["running"] - lifts,
+            fitness_terms=(terms["general_fitness"] | terms["swimming"]) - lifts,
+            families=ctx.families,
         )
 
     def canonical(self, name: str) -> str | None:
-        """``Bench Press (Dumbbell)``: the full name, then ``Dumbbell Bench Press``, then ``Bench Press``."""
+        """``Bench Press (Dumbbell)``: the full name, ``Dumbbell Bench Press``, ``Bench Press Dumbbell``, then the base.
+
+        Returns:
+            The canonical term, or None when the name (or its equipment) is unknown.
+        """
         if name in self._cache:
             return self._cache[name]
-        found = self.vocabulary.canonical(name)
+        found = self.vocabulary.canonical(name) or _CATALOG_ALIASES.get(normalize_name(name))
         if found is None and (m := _EQUIPMENT.match(name)):
             base, equipment = m["base"].strip(), m["equipment"].strip()
             if base:
-                found = (self.vocabulary.canonical(f"{equipment} {base}") if equipment else None) or (
-                    self.vocabulary.canonical(base)
-                )
+                found = self._with_equipment(base, equipment)
         self._cache[name] = found
         return found
+
+    def _with_equipment(self, base: str, equipment: str) -> str | None:
+        if equipment:
+            for form in (f"{equipment} {base}", f"{base} {equipment}"):
+                if (found := self.vocabulary.canonical(form)) is not None:
+                    return found
+        found = self.vocabulary.canonical(base)
+        distinct = [word for word in _DISTINCT_EQUIPMENT if word in equipment.casefold()]
+        if found is None or not distinct:
+            return found
+        # "Lat Pulldown (Cable)": the base exercise (or its family's plain form) is a cable exercise.
+        head = self.families.family_of(found)
+        written = " ".join([*self.vocabulary.spellings(found), *self.vocabulary.spellings(head)]).casefold()
+        return found if any(word in written for word in distinct) else None
+
+    def name(self, source_name: str) -> str:
+        """The canonical term for an exported name, or the name itself normalized when unknown."""
+        return self.canonical(source_name) or normalize_name(source_name)
 
     def base_name(self, name: str) -> str:
         m = _EQUIPMENT.match(name)

@@ -1,0 +1,248 @@
+"""``python -m bot vocab unknown --user KEY`` and ``python -m bot search "question" --user KEY``.
+
+Two windows on how code reads words, with no model involved:
+
+* ``vocab unknown`` lists the exercise names a person logged or imported that
+  the vocabulary does not know (each kept as its own canonical term), so they
+  can be added to a domain file.
+* ``search`` shows how code reads a question (terms, families, generic words,
+  dates, the retrieval strategy and its widening tiers) and the entries that
+  retrieval finds, each with its date.
+
+Exit codes: 0 done, 2 the settings or the domain files cannot be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
+
+from bot.config import Settings, fail, load_settings
+
+if TYPE_CHECKING:
+    from engine.domains.registry import ActiveDomainContext, DomainRegistry
+    from engine.entries.model import Entry
+
+# Domains in the order a question is read when no Router picks them: strength
+# first, so its spellings win the few words two domains share.
+DOMAIN_ORDER = ("strength", "running", "swimming", "general_fitness", "nutrition")
+
+
+def add_commands(sub: Any) -> None:
+    """Add ``vocab`` and ``search`` to the ``python -m bot`` subcommands."""
+    vocab = sub.add_parser("vocab", help="what the vocabulary knows (no model needed)")
+    vocab_sub = vocab.add_subparsers(dest="vocab_command", required=True)
+    unknown = vocab_sub.add_parser(
+        "unknown",
+        help="exercise names a person logged that the vocabulary does not know",
+        description="List logged or imported exercise names outside the vocabulary, most used first.",
+    )
+    unknown.add_argument("--user", required=True, help="whose entries, e.g. console:kim or tg:12345")
+    unknown.add_argument("--json", action="store_true", help="print JSON instead of text")
+    search = sub.add_parser(
+        "search",
+        help="show how a question is read and what retrieval finds (no model needed)",
+        description="Read a question as the engine does, run retrieval over the person's entries and print both.",
+    )
+    search.add_argument("question", help='the question, e.g. "how is my overhead press going?"')
+    search.add_argument("--user", required=True, help="whose entries, e.g. console:kim or tg:12345")
+    search.add_argument("--json", action="store_true", help="print JSON instead of text")
+    search.add_argument("--today", type=date.fromisoformat, default=None, help="the day to read the question on (YYYY-MM-DD)")
+    search.add_argument("--domains", default=None, help="comma-separated domains to read it in (default: all)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``vocab unknown`` or ``search``; returns the exit code."""
+    if ":" not in args.user:
+        fail(f"--user takes a user key such as console:{args.user} or tg:<id>, not {args.user!r}")
+    settings = load_settings()
+    from bot.logs import configure_logging
+
+    configure_logging(settings.log_format, "WARNING", settings.secrets(), stream=sys.stderr)
+    registry = _registry(settings)
+    if args.mode == "vocab":
+        return _unknown(settings, registry, args.user, as_json=args.json)
+    today = args.today or datetime.now(ZoneInfo(settings.default_timezone)).date()
+    names = [n.strip() for n in args.domains.split(",")] if args.domains else None
+    return _search(settings, registry, args.question, args.user, today, names, as_json=args.json)
+
+
+def _registry(settings: Settings) -> DomainRegistry:
+    from engine.domains.registry import DomainFileError, DomainRegistry
+
+    try:
+        return DomainRegistry.load(settings.domains_dir)
+    except DomainFileError as exc:
+        fail(str(exc))
+
+
+def _context(registry: DomainRegistry, names: list[str] | None) -> ActiveDomainContext:
+    from engine.domains.registry import DomainSelector
+
+    if names is None:
+        names = [n for n in DOMAIN_ORDER if registry.get(n)] + [n for n in registry.names if n not in DOMAIN_ORDER]
+    unknown = [n for n in names if registry.get(n) is None]
+    if unknown:
+        fail(f"unknown domain {unknown[0]!r}; known: {', '.join(registry.names)}")
+    return DomainSelector(registry).build_active_context(names)
+
+
+async def _entries(settings: Settings, user: str) -> list[Entry]:
+    from engine.entries.export import all_entries
+    from engine.store.db import Database
+    from engine.store.entries import EntryStore
+
+    path = settings.engine_config().entries_db
+    if not path.exists():
+        return []
+    db = await Database.open(path)
+    try:
+        return await all_entries(EntryStore(db), user)
+    finally:
+        await db.close()
+
+
+def _unknown(settings: Settings, registry: DomainRegistry, user: str, *, as_json: bool) -> int:
+    from engine.language.unknown import unknown_names
+    from engine.store.db import DataDirError
+
+    try:
+        entries = asyncio.run(_entries(settings, user))
+    except DataDirError as exc:
+        fail(str(exc))
+    found = unknown_names(entries, _context(registry, None).vocabulary)
+    if as_json:
+        print(json.dumps([u.as_dict() for u in found], ensure_ascii=False, indent=2))
+        return 0
+    if not found:
+        print(f"every exercise name of {user} is in the vocabulary ({len(entries)} entries)")
+        return 0
+    print(f"{len(found)} exercise name{'' if len(found) == 1 else 's'} of {user} not in the vocabulary:")
+    for u in found:
+        span = f"{u.first}" if u.first == u.last else f"{u.first}..{u.last}"
+        line = f"  {u.name}  ({u.entries} entr{'y' if u.entries == 1 else 'ies'}, {span})"
+        extras = [f"written {', '.join(s for s in u.sources if s != u.name)}"] if len(u.sources) > 1 or u.sources != [u.name] else []
+        if u.contains:
+            extras.append(f"contains {', '.join(u.contains)}")
+        print(line + (f"; {'; '.join(extras)}" if extras else ""))
+    print("add them to a vocabulary file under engine/domains/data/ (or DOMAINS_DIR) to group them with their family")
+    return 0
+
+
+def _search(
+    settings: Settings,
+    registry: DomainRegistry,
+    question: str,
+    user: str,
+    today: date,
+    names: list[str] | None,
+    *,
+    as_json: bool,
+) -> int:
+    from engine.store.db import DataDirError
+
+    ctx = _context(registry, names)
+    try:
+        report = asyncio.run(_read_and_retrieve(settings, ctx, question, user, today))
+    except DataDirError as exc:
+        fail(str(exc))
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        _print_search(report)
+    return 0
+
+
+async def _read_and_retrieve(
+    settings: Settings, ctx: ActiveDomainContext, question: str, user: str, today: date
+) -> dict[str, Any]:
+    from engine.entries.export import all_entries
+    from engine.language.unknown import unknown_names
+    from engine.query.questions import read_question
+    from engine.query.retrieval import (
+        RetrievalResult,
+        Retriever,
+        normalize_instructions,
+    )
+    from engine.store.db import Database
+    from engine.store.entries import EntryStore
+
+    path = settings.engine_config().entries_db
+    result = RetrievalResult(warnings=[f"no entries are stored yet ({path} does not exist)"])
+    entries: list[Entry] = []
+    own: list[str] = []
+    db = await Database.open(path) if path.exists() else None
+    try:
+        store = EntryStore(db) if db is not None else None
+        if store is not None:
+            # The person's own unknown names count as terms, so a question can name them.
+            own = [u.name for u in unknown_names(await all_entries(store, user), ctx.vocabulary)]
+        shape = read_question(question, ctx, today, known_names=own)
+        instructions = normalize_instructions([], shape, ctx)
+        if store is not None:
+            result, entries = await Retriever(store).run(
+                user, instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1
+            )
+    finally:
+        if db is not None:
+            await db.close()
+    wanted = set(shape.wanted)
+    return {
+        "question": question,
+        "user": user,
+        "today": today.isoformat(),
+        "domains": ctx.domains_loaded,
+        "reading": {
+            "terms": shape.terms,
+            "families": shape.families,
+            "search_terms": shape.wanted,
+            "generic_words_ignored": shape.generic,
+            "intents": shape.intents,
+            "named_day": shape.date.model_dump(mode="json") if shape.date is not None else None,
+        },
+        "instructions": [i.model_dump(mode="json", exclude_defaults=True) for i in instructions],
+        "attempts": [a.model_dump(mode="json") for a in result.attempts],
+        "warnings": result.warnings,
+        "entries": [
+            {
+                "date": e.occurred_on.isoformat(),
+                "domain": e.domain,
+                "summary": e.summary,
+                "matched": [t for t in e.terms if t in wanted],
+                "entry_id": e.entry_id,
+            }
+            for e in entries
+        ],
+    }
+
+
+def _print_search(report: dict[str, Any]) -> None:
+    reading = report["reading"]
+    print(f"question: {report['question']}")
+    print(f"read on {report['today']} in {', '.join(report['domains'])}")
+    print(f"  terms: {', '.join(reading['terms']) or '(none)'}")
+    for family, members in reading["families"].items():
+        print(f"  family {family}: {', '.join(members)}")
+    if reading["generic_words_ignored"]:
+        print(f"  generic words (not searched): {', '.join(reading['generic_words_ignored'])}")
+    print(f"  intents: {', '.join(reading['intents']) or '(none)'}")
+    day = reading["named_day"]
+    print(f"  named day: {day['phrase']} = {day['on'] or day['status']}" if day else "  named day: (none)")
+    print("retrieval:")
+    for a in report["attempts"]:
+        span = f" {a['start']}..{a['end']}" if a.get("start") else ""
+        tier = f" tier {a['expansion_tier']}" if a["strategy"] == "date_range" else ""
+        terms = f" terms={', '.join(a['terms'])}" if a.get("terms") else ""
+        print(f"  {a['strategy']}{span}{tier}{terms}: {a['found']} found")
+    for warning in report["warnings"]:
+        print(f"  warning: {warning}")
+    entries = report["entries"]
+    print(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}:")
+    for e in entries:
+        matched = f"  [{', '.join(e['matched'])}]" if e["matched"] else ""
+        print(f"  {e['date']}  {e['domain']}: {e['summary']}{matched}")

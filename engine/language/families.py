@@ -1,0 +1,72 @@
+"""Movement families: which canonical exercises are variations of one movement.
+
+A domain file groups its canonical terms into families (``overhead press``:
+standing, seated, push press, dumbbell, Arnold …). The family's own name is
+one of its members and plays two parts: in a log, ``overhead press`` is the
+default variation (standing, barbell); in a question, it names the whole
+family, so "my overhead press sessions" finds the seated presses and push
+presses the notes name. A question naming a variation (``push press``) finds
+only that one, and records stay per variation because entries keep the
+variation's name.
+
+Canonical terms outside every family are families of one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+GENERIC = "<generic>"
+"""The canonical term generic words match as in a question; never a search term."""
+
+
+class Families:
+    """Family membership of canonical terms.
+
+    Args:
+        families: Family name -> member canonical terms (the name among them).
+            A term listed under two families stays with the first.
+    """
+
+    def __init__(self, families: Mapping[str, Sequence[str]]) -> None:
+        self._members: dict[str, tuple[str, ...]] = {}
+        self._family_of: dict[str, str] = {}
+        for family, members in families.items():
+            kept = tuple(dict.fromkeys(m for m in (family, *members) if m not in self._family_of or m == family))
+            self._members[family] = kept
+            for member in kept:
+                self._family_of.setdefault(member, family)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Family names in the order they were defined."""
+        return tuple(self._members)
+
+    def family_of(self, canonical: str) -> str:
+        """The family a canonical term belongs to (the term itself when it has none)."""
+        return self._family_of.get(canonical, canonical)
+
+    def members(self, family: str) -> tuple[str, ...]:
+        """Every member of ``family``, the family's own name first; ``(family,)`` when it has none."""
+        return self._members.get(family, (family,))
+
+    def is_family(self, canonical: str) -> bool:
+        """Whether ``canonical`` names a family with other members (so a question about it widens)."""
+        return len(self._members.get(canonical, ())) > 1
+
+    def expand(self, terms: Iterable[str]) -> list[str]:
+        """Terms with each family name followed by its members; variations stay alone.
+
+        Args:
+            terms: Canonical terms as a question names them.
+
+        Returns:
+            Distinct terms in order: ``["overhead press"]`` becomes
+            ``["overhead press", "seated overhead press", "push press", …]``;
+            ``["push press"]`` stays as it is.
+        """
+        out: dict[str, None] = {}
+        for term in terms:
+            for member in self.members(term) if self.is_family(term) else (term,):
+                out.setdefault(member, None)
+        return list(out)
