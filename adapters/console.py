@@ -3,17 +3,23 @@
 Lines in, ``engine.handle(...)``, outcomes printed as plain text. A pending
 question shows numbered choices; a number picks one, ``skip`` declines, any
 other text answers it in your own words.
+
+Every line carries an id of its own, so a line that Ctrl-C (or a crash) cut
+off is still in the engine's inbox: the next start runs it before anything
+new. A file that cannot be written (a read-only folder, a full disk) is one
+line of explanation, never a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+import uuid
 from pathlib import Path
-from typing import TextIO
+from typing import Protocol, TextIO, runtime_checkable
 
-from adapters.common import CONFIRM_FIRST, Pending, command_name, command_turn, open_prompt, typed_reply
-from engine import Answer, ApprovalRequest, Ask, Document, Failure, Handler, Logged, Notice, Outcome
+from adapters.common import REVISE_PROMPT, Pending, command_turn, open_prompt, read_command, read_typed, visible
+from engine import Answer, ApprovalDecision, ApprovalRequest, Ask, Document, Failure, Handler, Logged, Notice, Outcome
 from engine import Message, Resume, Turn
 
 HELP = """\
@@ -33,6 +39,9 @@ Commands:
 When a plan is shown: approve / revise <what should change> / cancel
   /help    this text
   /quit    leave (an open question waits for you)"""
+
+RESUMING = "· Picking up what was cut off last time:"
+KEPT = "· Stopped. What you sent is kept and runs when you start Almanac again."
 
 
 
@@ -86,6 +95,8 @@ class ConsoleChat:
         self._in = stdin or sys.stdin
         self._out = stdout or sys.stdout
         self._pending: Pending | None = None
+        self._feedback_for: str | None = None
+        """The plan a bare "revise" was typed for: the next line is the feedback."""
 
     def _print(self, text: str) -> None:
         self._out.write(text + "\n")
@@ -103,15 +114,16 @@ class ConsoleChat:
         return None if not line else line.rstrip("\n")
 
     async def _send(self, turn: Turn) -> None:
-        outcomes = await self._engine.handle(turn)
+        try:
+            outcomes = await self._engine.handle(turn)
+        except asyncio.CancelledError:  # Ctrl-C while the turn ran: the engine keeps it for the next start
+            self._print(KEPT)
+            raise
         for outcome in outcomes:
             if isinstance(outcome, (Ask, ApprovalRequest)):
                 self._pending = outcome
             if isinstance(outcome, Document):
-                # Written only because the person asked for it with /export.
-                path = self._export_dir / outcome.filename
-                path.write_text(outcome.content, encoding="utf-8")
-                self._print(f"· wrote {outcome.caption} to {path}")
+                self._print(self._write(outcome))
                 continue
             self._print(render(outcome))
         if not any(isinstance(o, (Ask, ApprovalRequest)) for o in outcomes) and not any(
@@ -119,25 +131,60 @@ class ConsoleChat:
         ):
             self._pending = None
 
-    def _turn_for(self, line: str) -> Turn | None:
+    def _write(self, doc: Document) -> str:
+        """Write an export (only because the person asked for it) and say where, or why not."""
+        path = self._export_dir / doc.filename
+        try:
+            path.write_text(doc.content, encoding="utf-8")
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            return f"! Could not write {path} ({reason}). Your entries are unchanged; run Almanac from a folder you can write to and /export again."
+        return f"· wrote {doc.caption} to {path}"
+
+    def _turn_for(self, line: str) -> Turn | str | None:
+        """The turn a line becomes, or what to say instead (help, a usage hint, a question back); None if unknown.
+
+        Commands and typed answers are read by `read_command` and `read_typed`, as on every platform.
+        """
         key = self._key
         if line.strip().startswith("/"):
             cmd, _, arg = line.strip().partition(" ")
-            name, arg = command_name(cmd), arg.strip()
-            if name in CONFIRM_FIRST:  # /forget alone asked first (see `run`); only "yes" confirms
-                if arg.lower() != "yes":
-                    return None
-                arg = ""
-            return command_turn(name, arg, conversation=key, user=key, message_commands=False)
-        pending = self._pending
-        answer = typed_reply(line, pending)
-        if pending is not None and answer is not None:
-            return Resume(conversation=key, user=key, interrupt_id=pending.interrupt_id, answer=answer)
-        return Message(conversation=key, user=key, text=line)
+            read = read_command(cmd, arg, conversation=key, user=key)
+            if read.own in ("help", "start"):
+                return HELP
+            if read.own == "usage":
+                return f"· {read.usage}"
+            turn = read.turn
+            if read.own == "confirm":  # /forget asks first; only "/forget yes" confirms
+                if arg.strip().lower() != "yes":
+                    return "· This deletes all your entries and this conversation. Type /forget yes to confirm."
+                turn = command_turn(read.name, "", conversation=key, user=key)
+            return turn.model_copy(update={"message_id": _line_id()}) if turn is not None else None
+        pending, plan = self._pending, self._feedback_for
+        self._feedback_for = None
+        if plan is not None:  # the line after a bare "revise" says what should change
+            feedback = ApprovalDecision(decision="revise", feedback=visible(line))
+            return Resume(conversation=key, user=key, interrupt_id=plan, answer=feedback, message_id=_line_id())
+        typed = read_typed(line, pending, key)
+        if pending is None or typed is None:
+            return Message(conversation=key, user=key, text=line, message_id=_line_id())
+        if typed.hint:
+            return f"· {typed.hint}"
+        if typed.ask_feedback or typed.answer is None:
+            self._feedback_for = pending.interrupt_id
+            return f"· {REVISE_PROMPT}"
+        return Resume(conversation=key, user=key, interrupt_id=pending.interrupt_id, answer=typed.answer, message_id=_line_id())
 
     async def run(self) -> None:
-        """Chat until ``/quit`` or end of input."""
+        """Chat until ``/quit`` or end of input (or until the terminal goes away)."""
+        try:
+            await self._run()
+        except (BrokenPipeError, ConnectionResetError):
+            return  # nobody is reading any more; what was sent is in the inbox
+
+    async def _run(self) -> None:
         self._print("Almanac — your training log. /help for commands, /quit to leave.")
+        await self._resume_cut_off()
         # After a restart the open question is still there: show it.
         self._pending = await open_prompt(self._engine, self._key, self._key)
         if self._pending is not None:
@@ -149,16 +196,32 @@ class ConsoleChat:
             if line is None or line.strip().lower() in ("/quit", "/exit"):
                 self._print("bye")
                 return
-            if line.strip().lower() == "/help":
-                self._print(HELP)
-                continue
-            if line.strip().lower() == "/forget":
-                self._print("· This deletes all your entries and this conversation. Type /forget yes to confirm.")
-                continue
-            if not line.strip():
+            if not visible(line):
                 continue
             turn = self._turn_for(line)
+            if isinstance(turn, str):
+                self._print(turn)
+                continue
             if turn is None:
                 self._print(f"· Unknown command {line.split()[0]!r}. /help lists the commands.")
                 continue
             await self._send(turn)
+
+    async def _resume_cut_off(self) -> None:
+        """Run, in order, the lines a crash or Ctrl-C cut off last time."""
+        cut_off = await self._engine.interrupted(self._key) if isinstance(self._engine, _Resumable) else []
+        if cut_off:
+            self._print(RESUMING)
+        for turn in cut_off:
+            self._print("> " + (turn.text if isinstance(turn, Message) else "(your answer)" if isinstance(turn, Resume) else f"/{turn.action}"))
+            await self._send(turn)
+
+
+@runtime_checkable
+class _Resumable(Protocol):
+    async def interrupted(self, conversation: str) -> list[Turn]: ...
+
+
+def _line_id() -> str:
+    """An id per typed line: the engine runs a line once, and one cut off is found again by it."""
+    return uuid.uuid4().hex

@@ -10,13 +10,17 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Literal, NoReturn
+from typing import Annotated, Any, Literal, NoReturn
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
+
+from bot import settings_checks as checks
 
 from engine import EngineConfig, LLMConfig
+from engine.knowledge import KnowledgeConfig
 
 
 def _default_data_dir() -> Path:
@@ -30,7 +34,8 @@ class Settings(BaseSettings):
     """Every setting Almanac has; ``.env.example`` lists them with their meaning."""
 
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False
+        # allow_inf_nan: OLLAMA_TIMEOUT_S=inf is no timeout anyone means.
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False, allow_inf_nan=False
     )
 
     data_dir: Path = Field(default_factory=_default_data_dir)
@@ -42,7 +47,7 @@ class Settings(BaseSettings):
 
     ollama_host: str = "http://localhost:11434"
     ollama_model: str = "qwen2.5:7b-instruct"
-    ollama_agent_models: dict[str, str] = Field(default_factory=dict)
+    ollama_agent_models: Annotated[dict[str, str], NoDecode] = Field(default_factory=dict)
     """Per-agent model overrides, JSON: ``{"parser": "qwen2.5:14b-instruct"}``."""
     ollama_timeout_s: float = Field(default=120.0, gt=0)
     ollama_num_ctx: int = Field(default=8192, ge=2048)
@@ -56,6 +61,18 @@ class Settings(BaseSettings):
     history_turns: int = Field(default=6, ge=0, le=50)
     max_answer_retries: int = Field(default=2, ge=0, le=5)
 
+    embedding_backend: Literal["builtin", "ollama"] = "builtin"
+    """``builtin``: the multilingual model inside the installed package (offline); ``ollama``: Ollama's embeddings."""
+    embedding_model: str = "bge-m3"
+    """The Ollama embedding model, with ``EMBEDDING_BACKEND=ollama``."""
+    chroma_host: str | None = None
+    """A Chroma server (``chroma run``) for the knowledge base; empty = the embedded one under ``DATA_DIR``."""
+    chroma_port: int = Field(default=8000, ge=1, le=65535)
+    knowledge_top_k: int = Field(default=5, ge=1, le=50)
+    context_expansion_enabled: bool = True
+    context_expansion_depth: int = Field(default=1, ge=0, le=2)
+    context_expansion_max_chunks: int = Field(default=30, ge=1, le=500)
+
     allowed_users: Annotated[list[str], NoDecode] = Field(default_factory=list)
     """Who may use the bot: platform user ids (Telegram ids, Slack member ids), comma-separated; empty = everyone."""
 
@@ -68,13 +85,32 @@ class Settings(BaseSettings):
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
     slack_bot_token: SecretStr | None = None
+    """Bot User OAuth Token, ``xoxb-…``."""
+    slack_app_token: SecretStr | None = None
+    """App-level token with ``connections:write``, ``xapp-…``: Socket Mode."""
+    slack_mode: Literal["socket", "http"] = "socket"
+    """Socket Mode (no public URL) or HTTP mode (``/slack/events`` behind a public HTTPS URL)."""
+    slack_signing_secret: SecretStr | None = None
+    """HTTP mode: the app's signing secret; requests without a valid signature get 401."""
+    slack_http_listen: str = "0.0.0.0"
+    slack_http_port: int = Field(default=3000, ge=1, le=65535)
+    slack_api_base_url: str = "https://slack.com/api/"
+    """Web API base; point it at a local server (or a test server)."""
+    slack_command: str = "/almanac"
+    """The slash command's name, as in the app manifest."""
+    slack_allowed_teams: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    """Workspace ids (``T…``) allowed, comma-separated; empty = any workspace the app is installed in."""
 
-    @field_validator("allowed_users", mode="before")
+    @field_validator("allowed_users", "slack_allowed_teams", mode="before")
     @classmethod
     def _comma_list(cls, v: object) -> object:
-        if isinstance(v, str):
-            return [p.strip() for p in v.split(",") if p.strip()]
-        return v
+        return checks.comma_list(v)
+
+    @field_validator("ollama_agent_models", mode="before")
+    @classmethod
+    def _agent_models(cls, v: object) -> object:
+        # Parsed here, not by the settings source, so that bad JSON is one line naming the key.
+        return checks.agent_models(v)
 
     @model_validator(mode="after")
     def _webhook_needs_secret(self) -> Settings:
@@ -85,6 +121,8 @@ class Settings(BaseSettings):
     @field_validator(
         "telegram_bot_token",
         "slack_bot_token",
+        "slack_app_token",
+        "slack_signing_secret",
         "domains_dir",
         "telegram_webhook_url",
         "telegram_webhook_secret",
@@ -94,6 +132,21 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, v: object) -> object:
         # `KEY=` in .env (as in .env.example) means "not set", not "set to nothing".
         return None if isinstance(v, str) and not v.strip() else v
+
+    @field_validator("slack_bot_token", "slack_app_token")
+    @classmethod
+    def _slack_token_kind(cls, v: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        # A swapped token is the usual mistake; say so before Slack answers "invalid_auth".
+        prefix = "xoxb-" if info.field_name == "slack_bot_token" else "xapp-"
+        if v is not None and not v.get_secret_value().startswith(prefix):
+            raise ValueError(f"must start with {prefix}")
+        return v
+
+    @model_validator(mode="after")
+    def _slack_http_needs_secret(self) -> Settings:
+        if self.slack_mode == "http" and self.slack_signing_secret is None:
+            raise ValueError("SLACK_SIGNING_SECRET is required with SLACK_MODE=http")
+        return self
 
     @field_validator("data_dir", "domains_dir")
     @classmethod
@@ -116,13 +169,52 @@ class Settings(BaseSettings):
             raise ValueError("must start with http:// or https://")
         return v.rstrip("/")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _tidy(cls, data: Any) -> Any:
+        return checks.tidy(cls.model_fields, data)
+
+    @field_validator("*")
+    @classmethod
+    def _check(cls, v: Any, info: ValidationInfo) -> Any:
+        # Every key, also ones added later: see bot/settings_checks.py for what each must look like.
+        return checks.check(info.field_name or "", v)
+
     def secrets(self) -> list[str]:
-        """Secret values, so that logging can mask them wherever they appear."""
-        return [
+        """Secret values, so that logging can mask them wherever they appear (URL passwords included)."""
+        passwords = [urlsplit(url).password for url in (self.ollama_host, self.chroma_host or "")]
+        return [p for p in passwords if p] + [
             s.get_secret_value()
-            for s in (self.telegram_bot_token, self.telegram_webhook_secret, self.slack_bot_token)
+            for s in (
+                self.telegram_bot_token,
+                self.telegram_webhook_secret,
+                self.slack_bot_token,
+                self.slack_app_token,
+                self.slack_signing_secret,
+            )
             if s is not None and s.get_secret_value()
         ]
+
+    @field_validator("chroma_host", mode="before")
+    @classmethod
+    def _empty_host_is_unset(cls, v: object) -> object:
+        return None if isinstance(v, str) and not v.strip() else v
+
+    def knowledge_config(self) -> KnowledgeConfig:
+        """The knowledge base's part of the settings."""
+        return KnowledgeConfig(
+            data_dir=self.data_dir,
+            chroma_host=self.chroma_host,
+            chroma_port=self.chroma_port,
+            embedding_backend=self.embedding_backend,
+            embedding_model=self.embedding_model,
+            ollama_host=self.ollama_host,
+            ollama_timeout_s=self.ollama_timeout_s,
+            top_k=self.knowledge_top_k,
+            expansion_enabled=self.context_expansion_enabled,
+            expansion_depth=self.context_expansion_depth,
+            expansion_max_chunks=self.context_expansion_max_chunks,
+        )
 
     def engine_config(self) -> EngineConfig:
         """The engine's part of the settings."""
@@ -154,12 +246,21 @@ def fail(message: str) -> NoReturn:
 
 
 def load_settings() -> Settings:
-    """Read the settings, or stop with one line naming the bad key (exit code 2)."""
+    """Read the settings, or stop with one line naming the bad key (exit code 2).
+
+    Keys in ``.env`` that name no setting are warned about on stderr, one line each.
+    """
+    env_file = Path(str(Settings.model_config.get("env_file") or ".env"))
+    for warning in checks.unknown_keys(env_file, set(Settings.model_fields)):
+        print(f"almanac: warning: {warning}", file=sys.stderr)
     try:
         return Settings()
+    except SettingsError as exc:  # a value the settings source itself could not read
+        fail(f"bad settings: {str(exc).splitlines()[0]}")
     except ValidationError as exc:
         err = exc.errors()[0]
+        message = err["msg"].removeprefix("Value error, ")
         if err["loc"]:
             # The message only, never the value: the key may hold a secret.
-            fail(f"bad setting {str(err['loc'][0]).upper()}: {err['msg']}")
-        fail(f"bad settings: {err['msg'].removeprefix('Value error, ')}")
+            fail(f"bad setting {str(err['loc'][0]).upper()}: {message}")
+        fail(f"bad settings: {message}")

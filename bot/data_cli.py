@@ -1,9 +1,11 @@
-"""``python -m bot import strong FILE --user KEY`` and ``python -m bot export --user KEY``.
+"""``python -m bot import [strong|hevy|fitnotes] FILE --user KEY`` and ``python -m bot export --user KEY``.
 
-The command-line side of :mod:`engine.importers` and :mod:`engine.exporters`:
+The command-line side of :mod:`engine.importers` and :mod:`engine.entries.export`:
 settings, the database, a progress line on a terminal, the report, exit
-codes. No model is called. Exit codes: 0 done (skipped rows are reported,
-not fatal), 2 the file or the settings cannot be used.
+codes. No model is called. Without an app name the file's header says which
+app wrote it. Every row left out is listed by line with its reason. Exit
+codes: 0 done (left-out rows are reported, not fatal), 2 the file or the
+settings cannot be used.
 """
 
 from __future__ import annotations
@@ -30,25 +32,39 @@ def add_commands(sub: Any) -> None:
     imp = sub.add_parser(
         "import",
         help="import workouts from another app's export (no model needed)",
-        description="Import a Strong CSV export: one entry per workout. Importing again adds nothing new.",
+        description=(
+            "Import a Strong, Hevy or FitNotes CSV export: one entry per workout. "
+            "Importing again adds nothing new."
+        ),
     )
-    imp.add_argument("source", choices=["strong"], help="the app the file comes from")
-    imp.add_argument("file", type=Path, help="the exported CSV file")
+    imp.add_argument(
+        "source",
+        nargs="?",
+        default="auto",
+        help="strong, hevy, fitnotes (default: told by the file's header), or notes: a folder of daily notes",
+    )
+    imp.add_argument("file", type=Path, help="the exported CSV file, or the notes folder")
     imp.add_argument("--user", required=True, help="whose entries these are, e.g. console:kim or tg:12345")
     imp.add_argument(
         "--unit",
         choices=["kg", "lb"],
         default="kg",
-        help="weight unit when the file has no Weight Unit column (default: kg)",
+        help="Strong: weight unit when the file has no Weight Unit column (default: kg)",
     )
     exp = sub.add_parser(
         "export",
-        help="write a person's entries as CSV or JSON",
-        description="Write every active entry of a user, oldest first; CSV has one row per set.",
+        help="write a person's entries as CSV, JSON or a Strong export",
+        description=(
+            "Write every active entry of a user, oldest first, planned sessions marked as such; "
+            "CSV has one row per set, strong writes Strong's own CSV."
+        ),
     )
     exp.add_argument("--user", required=True, help="whose entries, e.g. console:kim")
     exp.add_argument(
-        "--format", choices=["csv", "json"], default=None, help="csv (default) or json; a .json --output implies json"
+        "--format",
+        choices=["csv", "json", "strong"],
+        default=None,
+        help="csv (default), json or strong; a .json --output implies json",
     )
     exp.add_argument("--output", "-o", type=Path, default=None, help="file to write (default: standard output)")
 
@@ -60,8 +76,12 @@ def run(args: argparse.Namespace) -> int:
         fail(f"--user takes a user key such as console:{args.user} or tg:<id>, not {args.user!r}")
     settings = load_settings()
     _quiet_logs(settings)
+    if args.mode == "import" and args.source == "notes":
+        from bot.notes_cli import run_notes_import
+
+        return run_notes_import(settings, args.file, user=args.user)
     if args.mode == "import":
-        return run_import(settings, args.file, user=args.user, unit=args.unit)
+        return run_import(settings, args.file, user=args.user, unit=args.unit, app=args.source)
     return run_export(settings, user=args.user, fmt=args.format, output=args.output)
 
 
@@ -104,11 +124,15 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def run_import(settings: Settings, file: Path, *, user: str, unit: str) -> int:
+def run_import(settings: Settings, file: Path, *, user: str, unit: str, app: str = "auto") -> int:
     from engine.domains.registry import DomainFileError, DomainRegistry
-    from engine.importers.strong import ExerciseNamer, ImportFormatError, decode, parse_strong_csv
+    from engine.importers import APPS, ImportResult, detect, parse_export
+    from engine.importers.common import APP_TITLES, ImportFormatError, decode
+    from engine.importers.strong import ExerciseNamer
     from engine.store.db import DataDirError
 
+    if app != "auto" and app not in APPS:
+        fail(f"import takes strong, hevy or fitnotes (or nothing, to tell by the file), not {app!r}")
     try:
         data = file.read_bytes()
     except OSError as exc:
@@ -119,8 +143,13 @@ def run_import(settings: Settings, file: Path, *, user: str, unit: str) -> int:
         fail(str(exc))
     progress = Progress(sys.stderr)
     try:
-        result = parse_strong_csv(
-            decode(data),
+        text = decode(data)
+        found = detect(text) if app == "auto" else next(a for a in APPS if a == app)
+        if found is None:
+            fail(f"{file}: not an export of Strong, Hevy or FitNotes that I know; name the app: import strong|hevy|fitnotes FILE")
+        result: ImportResult = parse_export(
+            found,
+            text,
             user_key=user,
             namer=ExerciseNamer.from_registry(registry),
             default_unit="lb" if unit == "lb" else "kg",
@@ -131,7 +160,7 @@ def run_import(settings: Settings, file: Path, *, user: str, unit: str) -> int:
         fail(f"{file}: {exc}")
 
     # Rows that will not be stored count as done from the start.
-    base = len(result.problems) + result.ignored
+    base = len(result.problems) + len(result.ignored)
     cumulative = [0]
     for n in result.rows_per_entry:
         cumulative.append(cumulative[-1] + n)
@@ -146,21 +175,27 @@ def run_import(settings: Settings, file: Path, *, user: str, unit: str) -> int:
         fail(str(exc))
     progress.clear()
 
+    title = APP_TITLES[result.app]
     line = f"{file.name}: {_plural(report.added, 'workout')} imported for {user}, {report.present} already present"
     if report.updated:
-        line += f", {report.updated} updated (changed in Strong since the last import)"
+        line += f", {report.updated} updated (changed in {title} since the last import)"
     print(line)
-    if result.ignored:
-        print(f"ignored {_plural(result.ignored, 'row')} without weight, reps, distance or time (rest timers)")
-    if result.problems:
-        print(f"skipped {_plural(len(result.problems), 'row')}:")
-        for problem in result.problems[:MAX_LISTED]:
-            print(f"  {problem}")
-        if len(result.problems) > MAX_LISTED:
-            print(f"  … and {len(result.problems) - MAX_LISTED} more")
-    elif not result.entries:
+    n = len(result.ignored)
+    _listed(f"ignored {n} {'row that records' if n == 1 else 'rows that record'} no set:", result.ignored)
+    _listed(f"skipped {_plural(len(result.problems), 'row')}:", result.problems)
+    if not result.entries and not result.problems:
         print("no workouts found in the file")
     return 0
+
+
+def _listed(title: str, rows: Sequence[object]) -> None:
+    if not rows:
+        return
+    print(title)
+    for row in rows[:MAX_LISTED]:
+        print(f"  {row}")
+    if len(rows) > MAX_LISTED:
+        print(f"  … and {len(rows) - MAX_LISTED} more")
 
 
 async def _store(
@@ -177,15 +212,21 @@ async def _store(
 
 
 def run_export(settings: Settings, *, user: str, fmt: str | None, output: Path | None) -> int:
-    from engine.entries.export import render
+    from engine.entries.export import ExportFormat, render
+    from engine.entries.strong_format import strong_left_out
     from engine.store.db import DataDirError
 
-    chosen = fmt or ("json" if output is not None and output.suffix.lower() == ".json" else "csv")
+    chosen: ExportFormat = "json" if fmt == "json" else "strong" if fmt == "strong" else "csv"
+    if fmt is None and output is not None and output.suffix.lower() == ".json":
+        chosen = "json"
     try:
         entries = asyncio.run(_read(settings, user))
     except DataDirError as exc:
         fail(str(exc))
-    text = render(entries, "json" if chosen == "json" else "csv")
+    text = render(entries, chosen)
+    if chosen == "strong" and (left := strong_left_out(entries)):
+        what = "entry" if left == 1 else "entries"
+        print(f"left out {left} {what} Strong's format cannot hold (planned, meals, notes)", file=sys.stderr)
     if output is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(text.encode("utf-8"))

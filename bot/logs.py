@@ -21,6 +21,8 @@ _TOKEN_SHAPES = re.compile(
     r"|\bxox[abpers]-[A-Za-z0-9-]{10,}"  # Slack tokens
     r"|\bxapp-[A-Za-z0-9-]{10,}"  # Slack app-level token
 )
+# User info in any URL (``http://user:pass@host``, e.g. OLLAMA_HOST behind an authenticating proxy).
+_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/@:]*(?::[^\s/@]*)?@")
 
 
 class SecretMasker:
@@ -33,7 +35,7 @@ class SecretMasker:
     def mask(self, line: str) -> str:
         if self._known is not None:
             line = self._known.sub("***", line)
-        return _TOKEN_SHAPES.sub("***", line)
+        return _URL_CREDENTIALS.sub(r"\1***@", _TOKEN_SHAPES.sub("***", line))
 
     def __call__(self, logger: Any, method: str, rendered: Any) -> Any:
         if isinstance(rendered, str):
@@ -54,6 +56,9 @@ def configure_logging(
         secrets: values that must never appear in a line.
         stream: where lines go (stderr by default; tests pass a buffer).
     """
+    # A log line that cannot be written (a full disk) is dropped quietly: the logging
+    # module would otherwise print a traceback into the terminal the console chats in.
+    logging.raiseExceptions = False
     masker = SecretMasker(secrets)
     renderer: Any = (
         structlog.processors.JSONRenderer(ensure_ascii=False)

@@ -57,6 +57,9 @@ def run(
     except (SetupError, DataDirError, DomainFileError) as exc:
         # Error texts from HTTP layers may carry a URL; a token must not reach the terminal.
         fail(SecretMasker(settings.secrets()).mask(str(exc)))
+    except OSError as exc:  # the terminal, a file or the disk failed under us: one line, not a traceback
+        log.error("stopped", error=str(exc))
+        fail(SecretMasker(settings.secrets()).mask(f"stopped: {exc.strerror or exc}"))
     except KeyboardInterrupt:
         print("\nbye", file=sys.stderr)
     finally:

@@ -4,6 +4,9 @@ This module is the one API adapters import (``from engine import …``)::
 
     outcomes = await engine.handle(turn, progress=callback_or_None)
 
+and, to keep what a platform delivered until it is handled (``Delivery``):
+``engine.receive`` / ``unfinished`` / ``finish`` / ``note`` (see ``adapters/common/intake.py``).
+
 Everything else under ``engine/`` is internal and may move.
 """
 
@@ -25,6 +28,7 @@ from engine.outcomes import (
     Question,
 )
 from engine.store.db import DataDirError, check_writable
+from engine.store.inbox import Delivery
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, ControlAction, Message, Resume, Turn
 
 __all__ = [
@@ -36,6 +40,7 @@ __all__ = [
     "ClarificationAnswer",
     "Control",
     "DataDirError",
+    "Delivery",
     "ControlAction",
     "Document",
     "DomainFileError",

@@ -1,9 +1,11 @@
 """What a turn must pass before it reaches the graph, decided in code.
 
-A message is refused when it is empty or too long; a message that arrives
-while a question is open answers it (only the person asked may); a message
-that arrives while a plan awaits a decision waits for the decision. A resume
-must match the pending interrupt and come from the person asked.
+A message is refused when it is empty or too long (nothing to keep); a
+message that arrives while a question is open answers it when it comes from
+the person asked. Any other message that arrives while a question or plan
+awaits a decision is *held*: kept in the inbox and run right after the
+decision, and the person is told so — nothing is thrown away. A resume must
+match the pending interrupt and come from the person asked.
 """
 
 from __future__ import annotations
@@ -31,6 +33,14 @@ class AnswerPending:
     resume: Resume
 
 
+@dataclass(frozen=True)
+class Hold:
+    """Admission's verdict: keep the message and run it after the open decision."""
+
+    notice: Notice
+    """What the person is told now."""
+
+
 def check_text(text: str, limit: int) -> Notice | None:
     """A notice when a cleaned message is empty or longer than ``limit`` characters."""
     if not text:
@@ -40,15 +50,15 @@ def check_text(text: str, limit: int) -> Notice | None:
     return None
 
 
-def check_message(turn: Message, text: str, pending: Pending | None) -> Notice | AnswerPending | None:
+def check_message(turn: Message, text: str, pending: Pending | None) -> Hold | AnswerPending | None:
     """What a message means while something may be pending: ``None`` means a new turn."""
     if pending is None:
         return None
     payload = pending.payload
+    if payload.asked_by and payload.asked_by != turn.user:
+        return Hold(Notice(text=texts.HELD_FOR_OTHERS_QUESTION, code="held"))
     if isinstance(payload, AskPayload):
-        # A plain reply while a question is open answers it.
-        if payload.asked_by and payload.asked_by != turn.user:
-            return Notice(text=texts.QUESTION_FOR_SOMEONE_ELSE, code="busy")
+        # A plain reply while the person's own question is open answers it.
         return AnswerPending(
             Resume(
                 conversation=turn.conversation,
@@ -56,9 +66,10 @@ def check_message(turn: Message, text: str, pending: Pending | None) -> Notice |
                 at=turn.at,
                 interrupt_id=pending.id,
                 answer=ClarificationAnswer(answers=[text]),
+                message_id=turn.message_id,
             )
         )
-    return Notice(text=texts.PLAN_PENDING, code="pending_approval")
+    return Hold(Notice(text=texts.HELD_FOR_PLAN, code="held"))
 
 
 def check_resume(turn: Resume, pending: Pending | None) -> Notice | None:

@@ -1,6 +1,11 @@
 """The nine commands that steer a conversation rather than talk to the expert:
 ``reset``, ``cancel``, ``status``, ``retry``, ``timezone``, ``export``, ``undo``,
-``history`` and ``forget`` (the adapters' command map names them)."""
+``history`` and ``forget`` (the adapters' command map names them).
+
+A command that changes something and carries the platform's delivery id is
+recorded in the inbox like any turn, so a second delivery of it (a redelivery
+after a crash) returns what the first showed instead of, say, undoing twice.
+"""
 
 from __future__ import annotations
 
@@ -13,22 +18,39 @@ from pydantic import TypeAdapter
 from engine import texts
 from engine.entries.export import ExportFormat, all_entries
 from engine.entries.export import render as render_export
-from engine.interrupts import CANCEL, resume_value, to_outcome
+from engine.interrupts import CANCEL, to_outcome
 from engine.language.dates import today_in
 from engine.outcomes import Document, Failure, Notice, Outcome
 from engine.store.entries import EntryStore
-from engine.store.inbox import Conversations, Inbox
+from engine.store.inbox import Conversations
 from engine.store.patches import PatchStore
-from engine.turns import Control, Message, Resume, Turn
+from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Resume, Turn
 
 if TYPE_CHECKING:
     from engine.engine import Engine
 
 _turn: TypeAdapter[Turn] = TypeAdapter(Turn)
+_outcomes: TypeAdapter[list[Outcome]] = TypeAdapter(list[Outcome])
+_NOT_RECORDED = frozenset({"status", "history", "export", "retry", "cancel"})
+"""Read-only commands, /retry (each turn it runs is recorded) and /cancel (recorded when it resumes the graph)."""
 
 
-async def run_control(engine: Engine, turn: Control) -> list[Outcome]:
-    """Carry out one command for ``turn.user`` in ``turn.conversation``."""
+async def run_control(engine: Engine, turn: Control, recorded: int | None = None) -> list[Outcome]:
+    """Carry out one command for ``turn.user`` in ``turn.conversation``.
+
+    Args:
+        recorded: the command's inbox item when it is already recorded (a run cut off by a crash).
+    """
+    item = recorded
+    if item is None and turn.message_id is not None and turn.action not in _NOT_RECORDED:
+        item = await engine.inbox.record(turn.conversation, turn.user, "control", turn.model_dump_json(), turn.message_id)
+    outcomes = await _run(engine, turn)
+    if item is not None:
+        await engine.inbox.mark(item, "done", outcomes=_outcomes.dump_json(outcomes).decode())
+    return outcomes
+
+
+async def _run(engine: Engine, turn: Control) -> list[Outcome]:
     thread = await engine.conversations.thread_id(turn.conversation)
     action = turn.action
     if action == "reset":
@@ -36,16 +58,9 @@ async def run_control(engine: Engine, turn: Control) -> list[Outcome]:
         await engine.checkpointer.adelete_thread(thread)
         return [Notice(text=texts.RESET, code="reset")]
     if action == "cancel":
-        if await engine.pending(thread) is None:
-            return [Notice(text=texts.NOTHING_TO_CANCEL, code="nothing")]
-        item = await engine.inbox.record(turn.conversation, turn.user, "control", turn.model_dump_json(), None)
-        assert item is not None  # controls carry no platform id, so they are never duplicates
-        return await engine.invoke(item, thread, Command(resume=CANCEL))
+        return await cancel(engine, turn, thread)
     if action == "status":
-        pending = await engine.pending(thread)
-        if pending is None:
-            return [Notice(text=texts.NOTHING_WAITING, code="nothing")]
-        return [to_outcome(pending.id, pending.payload)]
+        return await status(engine, turn, thread)
     if action == "retry":
         return await retry(engine, turn, thread)
     if action == "timezone":
@@ -56,47 +71,68 @@ async def run_control(engine: Engine, turn: Control) -> list[Outcome]:
         return await undo(engine.patches, turn)
     if action == "history":
         return await history(engine.patches, turn)
-    # forget
-    removed = await forget(engine.entries, engine.inbox, engine.conversations, engine.patches, turn)
-    # A private conversation is the person's own and goes too; a group's
-    # thread belongs to everyone in it and stays.
-    private = turn.conversation == turn.user
-    if private:
-        await engine.checkpointer.adelete_thread(thread)
-        await engine.conversations.new_epoch(turn.conversation)
-    return [Notice(text=texts.forgotten(removed, with_conversation=private), code="forgotten")]
+    removed = await forget(engine, turn)
+    return [Notice(text=texts.forgotten(removed, with_conversation=True), code="forgotten")]
+
+
+async def cancel(engine: Engine, turn: Control, thread: str) -> list[Outcome]:
+    """Drop the open question or plan — only the person it was asked of may."""
+    pending = await engine.pending(thread)
+    if pending is None:
+        return [Notice(text=texts.NOTHING_TO_CANCEL, code="nothing")]
+    if pending.payload.asked_by and pending.payload.asked_by != turn.user:
+        return [Notice(text=texts.NOT_YOURS, code="not_yours")]
+    item = await engine.inbox.record(turn.conversation, turn.user, "control", turn.model_dump_json(), turn.message_id)
+    if item is None:
+        return []
+    return await engine.invoke(item, thread, Command(resume=CANCEL))
+
+
+async def status(engine: Engine, turn: Control, thread: str) -> list[Outcome]:
+    """The open question or plan, shown again last, after what is kept: a failed answer, turns to retry, held ones."""
+    pending = await engine.pending(thread)
+    unfinished = await engine.inbox.failed(turn.conversation)
+    notes: list[Outcome] = []
+    for item in unfinished:
+        original = _turn.validate_json(item.payload)
+        if isinstance(original, Resume) and pending is not None and original.interrupt_id == pending.id:
+            notes.append(Notice(text=texts.answer_kept(_answer_text(original)), code="answer_kept"))
+    others = len(unfinished) - len(notes)
+    if others:
+        notes.append(Notice(text=texts.waiting_for_retry(others), code="retry"))
+    held = await engine.inbox.items(turn.conversation, ("deferred",))
+    if held:
+        notes.append(Notice(text=texts.held_until_decided(len(held)), code="held"))
+    if pending is not None:
+        return [*notes, to_outcome(pending.id, pending.payload)]
+    return notes or [Notice(text=texts.NOTHING_WAITING, code="nothing")]
+
+
+def _answer_text(turn: Resume) -> str:
+    answer = turn.answer
+    if isinstance(answer, ClarificationAnswer):
+        return "skip" if answer.declined else "; ".join(answer.answers)
+    assert isinstance(answer, ApprovalDecision)
+    return f"{answer.decision} {answer.feedback}".strip()
 
 
 async def retry(engine: Engine, turn: Control, thread: str) -> list[Outcome]:
-    """Run again, in order, the turns of this conversation that failed."""
-    failed = await engine.inbox.failed(turn.conversation)
-    if not failed:
+    """Run again, in order, every turn of this conversation that did not complete (failed or cut off)."""
+    from engine.runtime.backlog import run_item  # it runs commands through this module
+
+    unfinished = await engine.inbox.failed(turn.conversation)
+    if not unfinished:
+        held = await engine.inbox.items(turn.conversation, ("deferred",))
+        if held:
+            return [Notice(text=texts.held_until_decided(len(held)), code="held")]
         return [Notice(text=texts.NOTHING_TO_RETRY, code="nothing")]
     outcomes: list[Outcome] = []
-    for item in failed:
-        original = _turn.validate_json(item.payload)
-        snapshot = await engine.graph.aget_state(engine.thread_config(thread))
-        pending = await engine.pending(thread)
-        # A run that stopped on an error mid-way (its state says what is next)
-        # continues from the failed node; nodes before it are not run again.
-        stopped_here = bool(snapshot.next) and pending is None and (
-            not isinstance(original, Message) or snapshot.values.get("turn_id") == str(item.id)
-        )
-        if stopped_here:
-            result = await engine.invoke(item.id, thread, None)
-        elif isinstance(original, Message):
-            if pending is not None:
-                outcomes.append(Notice(text=texts.ANSWER_FIRST, code="busy"))
-                break
-            result = await engine.run_message(item.id, original, thread)
-        elif isinstance(original, Resume) and pending is not None and pending.id == original.interrupt_id:
-            result = await engine.invoke(item.id, thread, Command(resume=resume_value(original.answer)))
-        elif isinstance(original, Control) and pending is not None:
-            result = await engine.invoke(item.id, thread, Command(resume=CANCEL))
-        else:
-            await engine.inbox.mark(item.id, "done", "stale")
-            continue
-        outcomes.extend(result)
+    for done, item in enumerate(unfinished):
+        if item.kind == "message" and await engine.pending(thread) is not None:
+            outcomes.append(Notice(text=texts.retry_paused(len(unfinished) - done), code="busy"))
+            break
+        result = await run_item(engine, item)
+        outcomes += result
         if any(isinstance(o, Failure) for o in result):
             break
     return outcomes
@@ -145,12 +181,23 @@ async def history(patches: PatchStore, turn: Control) -> list[Outcome]:
     return [Notice(text="\n".join(lines), code="history")]
 
 
-async def forget(
-    entries: EntryStore, inbox: Inbox, conversations: Conversations, patches: PatchStore, turn: Control
-) -> int:
-    """Delete everything kept about the user (the adapter asks for confirmation first); returns entries removed."""
-    removed = await entries.delete_all(turn.user)
-    await inbox.forget_user(turn.user)
-    await patches.forget_user(turn.user)
-    await conversations.forget_user(turn.user)
+async def forget(engine: Engine, turn: Control) -> int:
+    """Delete everything kept about the user (the adapter asks for confirmation first); returns entries removed.
+
+    Waits for the person's turns still running in other conversations (so
+    nothing they store lands afterwards), then deletes the entries, recorded
+    turns and deliveries, planning events, settings, and every conversation
+    thread that carries the person's words — the model never sees them again.
+    A conversation shared with others (in groups every member has their own,
+    so only threads from older versions) starts afresh for everyone in it.
+    """
+    user = turn.user
+    async with engine.users.alone(user, but=1):  # this turn itself is one of theirs
+        removed = await engine.entries.delete_all(user)
+        for conversation in {turn.conversation, *await engine.inbox.conversations_of(user)}:
+            await engine.checkpointer.adelete_thread(await engine.conversations.thread_id(conversation))
+            await engine.conversations.new_epoch(conversation)
+        await engine.inbox.forget_user(user)
+        await engine.patches.forget_user(user)
+        await engine.conversations.forget_user(user)
     return removed

@@ -1,59 +1,71 @@
 """The engine boundary: ``await engine.handle(turn, progress=…) -> list[Outcome]``.
 
-Adapters call nothing else. The engine orders turns per conversation, records
-every turn before the model sees it, maps LangGraph interrupts to ``Ask``
-outcomes and ``Resume`` turns back to ``Command(resume=…)``, and turns every
-user-facing error into a ``Failure``.
+Adapters call ``handle`` for every turn, and the intake methods (`receive`,
+`unfinished`, `finish`, `note`) to keep what their platform delivered until it
+is handled. The engine orders turns per conversation, records every turn
+before the model sees it, maps LangGraph interrupts to ``Ask`` outcomes and
+``Resume`` turns back to ``Command(resume=…)``, and turns every user-facing
+error into a ``Failure``.
+
+Once only: a turn that carries the platform's delivery id (``message_id``) is
+run once; the same id again returns what the first run showed, or runs it
+when a crash cut the first run off. A failed run leaves the conversation's
+thread as it was before the turn (`engine.runtime.threads.roll_back`), so an
+answer that failed keeps its question open.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import structlog
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import TypeAdapter
 
 from engine import texts
-from engine.admission import AnswerPending, Pending, check_message, check_resume, check_text
+from engine.admission import AnswerPending, Hold, Pending, check_message, check_resume, check_text
+from engine.agents.llm import LLM
+from engine.boundary import Progress
 from engine.config import EngineConfig
-from engine.language.dates import today_in
+from engine.controls import run_control
 from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.errors import UserFacingError
 from engine.graph.build import build_graph
 from engine.graph.deps import Deps
 from engine.graph.state import fresh_turn
-from engine.boundary import Progress
 from engine.graph.steps import current_progress
-from engine.agents.llm import LLM
-from engine.runtime.locks import KeyedLocks
-from engine.controls import run_control
 from engine.interrupts import read_payload, resume_value, to_outcome
+from engine.language.dates import today_in
+from engine.language.text import clean
 from engine.outcomes import Failure, Outcome
+from engine.runtime import backlog
+from engine.runtime.failures import hide_credentials, storage_failure
+from engine.runtime.intake import Intake
+from engine.runtime.locks import KeyedLocks, UserGate
+from engine.runtime.threads import keep_latest, latest_checkpoint, roll_back, sqlite_saver
 from engine.store.db import Database, check_writable
 from engine.store.entries import EntryStore
-from engine.store.inbox import Conversations, Inbox
-from engine.store.patches import PatchStore
-from engine.language.text import clean
-from engine.runtime.threads import keep_latest
-from engine.turns import Message, Resume, Turn
+from engine.store.inbox import Conversations, Deliveries, Inbox, InboxStatus
+from engine.store.patches import PatchStore, events_of_turn
+from engine.turns import Control, Message, Resume, Turn
 
 log = structlog.get_logger("engine")
-WAL_LIMIT_BYTES = 4 * 1024 * 1024
-"""The WAL file is truncated back to this after a checkpoint instead of keeping its peak size."""
 PRUNE_EVERY_TURNS = 500
 """How often finished inbox rows are pruned in a long-running process."""
 _outcomes = TypeAdapter(list[Outcome])
+_LOOKS = frozenset({"status", "history", "export"})
+"""Commands that only look (adapters send ``status`` to check a press): held messages wait for a real turn."""
 
 
-class Engine:
-    """Almanac's domain expert, as adapters see it."""
+class Engine(Intake):
+    """Almanac's domain expert, as adapters see it (its intake methods: `Intake`)."""
 
     def __init__(
         self,
@@ -73,9 +85,12 @@ class Engine:
         self.selector = selector
         self.entries = EntryStore(db)
         self.inbox = Inbox(db)
+        self.deliveries = Deliveries(db)
         self.conversations = Conversations(db)
         self.patches = PatchStore(db)
         self._locks = KeyedLocks()
+        self.users = UserGate()
+        """Lets /forget wait for the person's running turns (see `UserGate`)."""
         self._turns = 0
 
     @classmethod
@@ -84,6 +99,9 @@ class Engine:
         cls, config: EngineConfig, checkpointer: BaseCheckpointSaver[str] | None = None
     ) -> AsyncIterator[Engine]:
         """Open the databases, load domains and compile the graph; close all on exit.
+
+        Turns that a crash cut off (still ``pending``) are marked ``interrupted``:
+        their deliveries run them when they arrive again, and ``/retry`` does too.
 
         Args:
             config: the engine's settings.
@@ -100,15 +118,7 @@ class Engine:
             db = await Database.open(config.entries_db)
             stack.push_async_callback(db.close)
             if checkpointer is None:
-                saver = await stack.enter_async_context(
-                    AsyncSqliteSaver.from_conn_string(str(config.checkpoints_db))
-                )
-                await saver.setup()
-                # WAL + NORMAL: a crash loses nothing, a power cut at most the last
-                # turn, which the inbox and /retry cover; FULL cost 2–5 ms a turn.
-                await saver.conn.execute("PRAGMA synchronous=NORMAL")
-                await saver.conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
-                checkpointer = saver
+                checkpointer = await stack.enter_async_context(sqlite_saver(config.checkpoints_db))
             llm = LLM(config.llm)
             stack.push_async_callback(llm.aclose)
             selector = DomainSelector(registry)
@@ -122,8 +132,15 @@ class Engine:
             )
             graph = build_graph(deps).compile(checkpointer=checkpointer)
             engine = cls(config=config, graph=graph, checkpointer=checkpointer, db=db, llm=llm, selector=selector)
+            cut_off = await engine.inbox.interrupt_pending()
+            if cut_off:
+                log.warning("engine.interrupted_turns", count=cut_off)
             await engine.inbox.prune()
             yield engine
+
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        """Turns of a conversation that a crash cut off, oldest first; ``handle`` each to resume it."""
+        return await backlog.interrupted_turns(self, conversation)
 
     # ------------------------------------------------------------------ boundary
 
@@ -131,20 +148,35 @@ class Engine:
         """Run one turn and return what the person should see.
 
         Turns of one conversation run one at a time in arrival order; other
-        conversations run concurrently.
+        conversations run concurrently. Messages held while a decision was
+        open run right after it, and their outcomes follow the decision's.
         """
         token = current_progress.set(progress)
         structlog.contextvars.bind_contextvars(conversation=turn.conversation)
         try:
-            async with self._locks.hold(turn.conversation):
-                if isinstance(turn, Message):
-                    return await self._message(turn)
-                if isinstance(turn, Resume):
-                    return await self._resume(turn)
-                return await run_control(self, turn)
+            async with self._locks.hold(turn.conversation), self.users.turn(turn.user):
+                outcomes = await self._dispatch(turn)
+                if not (isinstance(turn, Control) and turn.action in _LOOKS):
+                    outcomes += await backlog.run_held(self, turn.conversation)
+                return outcomes
+        except (sqlite3.Error, OSError) as exc:
+            log.error("turn.storage_failed", error=str(exc))
+            return [storage_failure(exc)]
         finally:
             current_progress.reset(token)
             structlog.contextvars.unbind_contextvars("conversation")
+
+    async def _dispatch(self, turn: Turn) -> list[Outcome]:
+        if turn.message_id is not None:
+            seen = await self.inbox.find(turn.conversation, turn.message_id)
+            if seen is not None:
+                log.info("turn.again", message_id=turn.message_id, status=seen.status)
+                return await backlog.again(self, seen)
+        if isinstance(turn, Message):
+            return await self._message(turn)
+        if isinstance(turn, Resume):
+            return await self._resume(turn)
+        return await run_control(self, turn)
 
     # ------------------------------------------------------------------ turns
 
@@ -153,25 +185,28 @@ class Engine:
         refused = check_text(text, self.config.max_message_chars)
         if refused is not None:
             return [refused]
+        held = await backlog.run_held(self, turn.conversation)  # what waited runs before what is new
         thread = await self.conversations.thread_id(turn.conversation)
         verdict = check_message(turn, text, await self.pending(thread))
         if isinstance(verdict, AnswerPending):
-            return await self._resume(verdict.resume, message_id=turn.message_id)
-        if verdict is not None:
-            return [verdict]
+            return held + await self._resume(verdict.resume)
         cleaned = turn.model_copy(update={"text": text})
-        item = await self.inbox.record(turn.conversation, turn.user, "message", cleaned.model_dump_json(), turn.message_id)
-        if item is None:
-            log.info("turn.duplicate", message_id=turn.message_id)
-            return []
-        return await self.run_message(item, cleaned, thread)
+        status: InboxStatus = "deferred" if isinstance(verdict, Hold) else "pending"
+        item = await self.inbox.record(
+            turn.conversation, turn.user, "message", cleaned.model_dump_json(), turn.message_id, status
+        )
+        if item is None:  # the same delivery raced in; `find` shows what became of it
+            return held
+        if isinstance(verdict, Hold):
+            return [*held, verdict.notice]
+        return held + await self.run_message(item, cleaned, thread)
 
-    async def _resume(self, turn: Resume, message_id: str | None = None) -> list[Outcome]:
+    async def _resume(self, turn: Resume) -> list[Outcome]:
         thread = await self.conversations.thread_id(turn.conversation)
         refused = check_resume(turn, await self.pending(thread))
         if refused is not None:
             return [refused]
-        item = await self.inbox.record(turn.conversation, turn.user, "resume", turn.model_dump_json(), message_id)
+        item = await self.inbox.record(turn.conversation, turn.user, "resume", turn.model_dump_json(), turn.message_id)
         if item is None:
             return []
         return await self.invoke(item, thread, Command(resume=resume_value(turn.answer)))
@@ -192,9 +227,12 @@ class Engine:
         return await self.invoke(item, thread, state)
 
     @staticmethod
-    def thread_config(thread: str) -> Any:
-        """The graph config that selects a thread."""
-        return {"configurable": {"thread_id": thread}}
+    def thread_config(thread: str, item: int | None = None) -> Any:
+        """The graph config that selects a thread (and tags its checkpoints with the inbox item that ran)."""
+        config: dict[str, Any] = {"configurable": {"thread_id": thread}}
+        if item is not None:
+            config["metadata"] = {"inbox_item": item}
+        return config
 
     async def pending(self, thread: str) -> Pending | None:
         """The question or plan the thread is paused on, if any."""
@@ -206,26 +244,55 @@ class Engine:
         return None
 
     async def invoke(self, item: int, thread: str, graph_input: Any) -> list[Outcome]:
-        """Run the graph for the inbox item ``item`` and mark the item done or failed."""
+        """Run the graph for the inbox item ``item`` and mark the item done or failed.
+
+        On failure the thread goes back to where it was before the run, and an
+        answer's question is shown again after the `Failure`.
+        """
+        before = await latest_checkpoint(self.checkpointer, thread)
         try:
-            # "exit": one checkpoint per turn (or per interrupt) instead of one per
-            # step; a crash mid-turn is covered by the inbox and /retry.
-            result = await self.graph.ainvoke(graph_input, self.thread_config(thread), durability="exit")
+            with events_of_turn(str(item)):
+                # "exit": one checkpoint per turn (or per interrupt) instead of one per
+                # step; a crash mid-turn leaves the thread as it was, and the inbox row
+                # says the turn is still to run.
+                result = await self.graph.ainvoke(graph_input, self.thread_config(thread, item), durability="exit")
         except UserFacingError as exc:
-            await self.inbox.mark(item, "failed", exc.code)
             log.warning("turn.failed", code=exc.code)
-            return [Failure(text=exc.message, code=exc.code, retryable=exc.retryable)]
+            failure = Failure(text=hide_credentials(exc.message), code=exc.code, retryable=exc.retryable)
+            return await self._failed(item, thread, before, failure)
+        except (sqlite3.Error, OSError) as exc:
+            log.error("turn.storage_failed", error=str(exc))
+            return await self._failed(item, thread, before, storage_failure(exc))
         except Exception:
-            await self.inbox.mark(item, "failed", "internal")
             log.exception("turn.crashed")
-            return [Failure(text=texts.INTERNAL_ERROR, code="internal", retryable=True)]
-        await self.inbox.mark(item, "done")
+            return await self._failed(item, thread, before, Failure(text=texts.INTERNAL_ERROR, code="internal"))
+        except asyncio.CancelledError:
+            # Shutdown or Ctrl-C: the item stays pending (run again at the next start);
+            # the half-run state LangGraph saved on the way out must not linger.
+            await asyncio.shield(roll_back(self.checkpointer, thread, before))
+            raise
+        outcomes = self.outcomes_of(result.get("outcomes"), result.get("__interrupt__"))
+        await self.inbox.mark(item, "done", outcomes=outcomes_json(outcomes))
         await keep_latest(self.checkpointer, thread)
         self._turns += 1
         if self._turns % PRUNE_EVERY_TURNS == 0:
             await self.inbox.prune()
-        outcomes = _outcomes.validate_python(result.get("outcomes") or [])
-        for intr in result.get("__interrupt__") or ():
+        return outcomes
+
+    async def _failed(self, item: int, thread: str, before: str | None, failure: Failure) -> list[Outcome]:
+        await roll_back(self.checkpointer, thread, before)
+        outcomes: list[Outcome] = [failure]
+        still = await self.pending(thread)
+        if still is not None:  # the answer that failed is kept; its question stays open
+            outcomes.append(to_outcome(still.id, still.payload))
+        await self.inbox.mark(item, "failed", failure.code, outcomes_json(outcomes))
+        return outcomes
+
+    @staticmethod
+    def outcomes_of(values: Any, interrupts: Any) -> list[Outcome]:
+        """A run's outcomes, then its pending question or plan."""
+        outcomes = _outcomes.validate_python(values or [])
+        for intr in interrupts or ():
             payload = read_payload(intr.value)
             if payload is not None:
                 outcomes.append(to_outcome(intr.id, payload))
@@ -237,5 +304,5 @@ class Engine:
 
 
 def outcomes_json(outcomes: Sequence[Outcome]) -> str:
-    """Outcomes as JSON (handy for logs and tests)."""
+    """Outcomes as JSON (kept with finished turns; handy for logs and tests)."""
     return json.dumps([o.model_dump(mode="json") for o in outcomes], ensure_ascii=False)

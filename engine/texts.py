@@ -14,10 +14,6 @@ from engine.tasks.model import TaskSheet, WorkPlan
 # --------------------------------------------------------------------------- admission
 
 EMPTY_MESSAGE = "That message was empty. Tell me what you did, e.g. “bench 55kg 10x5”."
-QUESTION_FOR_SOMEONE_ELSE = (
-    "I'm waiting for an answer to a question I asked someone else here. They can answer it, or anyone can /cancel it."
-)
-PLAN_PENDING = "A plan is waiting for your decision: approve, revise or cancel it first (/cancel drops it)."
 STALE = "That question is no longer open (already answered or replaced)."
 NOT_YOURS = "Only the person who was asked can answer that."
 WRONG_BUTTON = "That button does not belong to what is pending."
@@ -30,14 +26,43 @@ def too_long(length: int, limit: int) -> str:
 # --------------------------------------------------------------------------- failures
 
 INTERNAL_ERROR = "Something went wrong on my side (it is logged). Your message is kept; send /retry to try again."
+DISK_FULL = "The disk where I keep your data is full, so I could not save this. Free some space, then send it again."
+STORAGE_READ_ONLY = "My data directory is read-only, so I could not save this. Make DATA_DIR writable, then send it again."
+
+
+def storage_failed(reason: str) -> str:
+    return f"I could not read or write my data ({reason}). Nothing was lost; send it again in a moment."
 
 # --------------------------------------------------------------------------- conversation controls
+
+HELD_FOR_PLAN = (
+    "Noted — I'll handle this right after you decide on the plan above "
+    "(approve, revise or cancel it; /status shows it again)."
+)
+HELD_FOR_OTHERS_QUESTION = "Noted — I'll handle this once the question I asked someone here is answered or cancelled."
+ANSWER_TOO_LATE = "That answer came after its question was answered or replaced, so I left it."
+
+
+def answer_kept(answer: str) -> str:
+    return f"Your answer “{answer}” is kept: send /retry to send it again, or just answer again."
+
+
+def waiting_for_retry(count: int) -> str:
+    return f"{count} {'message' if count == 1 else 'messages'} did not complete and {'is' if count == 1 else 'are'} kept: send /retry to run {'it' if count == 1 else 'them'}."
+
+
+def held_until_decided(count: int) -> str:
+    return f"{count} {'message waits' if count == 1 else 'messages wait'} for your decision on the open question or plan."
+
+
+def retry_paused(count: int) -> str:
+    return f"{count} more {'message is' if count == 1 else 'messages are'} kept; answer the question above, then /retry."
+
 
 RESET = "Started a fresh conversation. Your logged entries are kept."
 NOTHING_TO_CANCEL = "Nothing to cancel."
 NOTHING_WAITING = "Nothing is waiting for you."
 NOTHING_TO_RETRY = "Nothing to retry: every message so far was handled."
-ANSWER_FIRST = "Answer or /cancel the open question first, then /retry."
 
 # --------------------------------------------------------------------------- data controls
 
@@ -55,12 +80,16 @@ def timezone_set(name: str) -> str:
 
 
 def undone(lines: Sequence[str]) -> str:
+    """What /undo reverted, each change with what it went back to (``Reverted: … back to …``)."""
+    if len(lines) == 1:
+        return f"Reverted: {lines[0]}."
     body = "\n".join(f"- {line}" for line in lines[:10])
-    return "Undone:\n" + body if body else "Undone."
+    more = f"\n- … and {len(lines) - 10} more" if len(lines) > 10 else ""
+    return "Reverted:\n" + body + more if body else "Reverted the last change."
 
 
 def forgotten(removed: int, with_conversation: bool) -> str:
-    what = "entries and this conversation" if with_conversation else "entries"
+    what = "entries and your conversations with me" if with_conversation else "entries"
     return f"Done: deleted {removed} {what}. Nothing of yours is kept."
 
 
@@ -82,6 +111,11 @@ def date_in_future(phrase: str, today: date) -> str:
     return f"“{phrase}” is in the future, so I stored it for today ({today.isoformat()})."
 
 
+def date_read_as(phrase: str, on: date) -> str:
+    """A bare ``10/5`` read as a date: say which, since it might have been two numbers."""
+    return f"I read “{phrase}” as the date {on.isoformat()}. If it wasn't a date, tell me which day it was."
+
+
 # --------------------------------------------------------------------------- QUERY flow
 
 QUERY_DECLINE_FALLBACK = "I'll answer with what your entries show."
@@ -91,9 +125,18 @@ def not_on_calendar(phrase: str) -> str:
     return f"“{phrase}” is not a date on the calendar. Which day did you mean?"
 
 
-def no_entries_for(terms: Sequence[str]) -> str:
-    what = ", ".join(terms) or "that"
-    return f"I have no entries for {what} yet, so I can't answer from your logs. Log a session and ask again."
+def no_entries_for(terms: Sequence[str], lang: str = "en") -> str:
+    what = ", ".join(terms)
+    if lang == "ko":
+        return f"아직 {what + '에 대한 ' if what else ''}기록이 없어 답할 수 없어요. 운동을 기록한 뒤 다시 물어봐 주세요."
+    return f"I have no entries for {what or 'that'} yet, so I can't answer from your logs. Log a session and ask again."
+
+
+def by_code_header(lang: str) -> str:
+    """Heads an answer code wrote from the facts because no checked answer came from the model."""
+    if lang == "ko":
+        return "확인된 답변을 쓰지 못해, 기록에서 코드로 계산한 값을 그대로 보여 드려요:"
+    return "I couldn't write a checked answer, so here is what your entries show, computed by code:"
 
 
 # --------------------------------------------------------------------------- TASK flow
@@ -106,12 +149,46 @@ TOO_MANY_REVISIONS = (
 PLAN_CANCELLED = "Cancelled. Nothing was changed."
 
 
+PLAN_WORDING_LEFT_OUT = "Some of the plan's wording stated numbers I could not check, so it is left out."
+
+
+def planning_out_of_time(seconds: float) -> str:
+    return (
+        f"Planning took longer than its {seconds:g} s budget, so I stopped; nothing was changed. "
+        "Ask again, perhaps for something smaller."
+    )
+
+
+def log_shows(shown: str) -> str:
+    """Evidence note: a claim about the person's data that their log contradicts."""
+    return f"your log says otherwise: {shown}"
+
+
+NOT_IN_LOG = "no entry or computed fact shows this"
+NO_LINE_NAMED = "no expertise or rule line named"
+NOT_READABLE = "this source may not be read for this domain"
+
+
 def nothing_to_plan(reason: str) -> str:
     return f"There's nothing for me to plan or change here: {reason}"
 
 
 def committed(goal_lines: Sequence[str]) -> str:
     return "Done. " + ("; ".join(goal_lines) + ". " if goal_lines else "") + "Send /undo to revert it."
+
+
+def nothing_changed(reasons: Sequence[str]) -> str:
+    """A plan that, when carried out, found nothing to change (say so rather than "Done")."""
+    return "Nothing changed: " + "; ".join(reasons[:3]) + ". Your entries are as they were."
+
+
+EMPTY_PARSE_WHY = "I couldn't find an exercise, an amount or a note in it, so I stored nothing yet."
+EMPTY_PARSE_DECLINED = "I'll keep your message as a note."
+
+
+def what_was_meant(text: str) -> str:
+    """The question after a message the parser found nothing in."""
+    return f"What did you do? I couldn't read an exercise or an amount in “{text[:80]}”. For example: bench 55kg 10x5."
 
 
 def is_it_right(claim: str) -> str:
@@ -139,7 +216,8 @@ def plan_text(plan: WorkPlan, with_goal: bool = True) -> str:
             elif op.op == "set_goal":
                 lines.append(f"- set goal: {op.goal}")
             else:
-                lines.append(f"- correct {op.exercise or 'entry'} {op.field}: {op.old_value} → {op.new_value}")
+                change = f"- correct {op.exercise or 'entry'} {op.field}: {op.old_value or 'as logged'} → {op.new_value}"
+                lines.append(change + (f" in {op.detail}" if op.detail else ""))
         if len(plan.patch.ops) > 12:
             lines.append(f"- … and {len(plan.patch.ops) - 12} more")
     if plan.risk_flags:

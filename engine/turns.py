@@ -30,7 +30,7 @@ class Message(_Turn):
     text: str
     """What the person wrote, as received."""
     message_id: str | None = None
-    """The platform's id for the message; a second delivery of the same id is ignored."""
+    """The platform's id for the message; a second delivery of the same id is not run twice (its outcomes come back)."""
 
 
 class ClarificationAnswer(BaseModel):
@@ -61,6 +61,8 @@ class Resume(_Turn):
     interrupt_id: str
     """The pending question's or plan's id, as carried by the ``Ask``/``ApprovalRequest``."""
     answer: ClarificationAnswer | ApprovalDecision
+    message_id: str | None = None
+    """The platform's id for the press or reply; the same id again is not run twice (its outcomes come back)."""
 
 
 ControlAction = Literal["reset", "cancel", "undo", "export", "status", "retry", "timezone", "forget", "history"]
@@ -73,6 +75,8 @@ class Control(_Turn):
     action: ControlAction
     argument: str = ""
     """The command's argument, e.g. the zone name for ``timezone``."""
+    message_id: str | None = None
+    """The platform's id for the command; the same id again is not run twice (its outcomes come back)."""
 
 
 Turn = Annotated[Union[Message, Resume, Control], Field(discriminator="kind")]

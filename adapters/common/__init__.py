@@ -3,25 +3,30 @@
 - `ChatQueues`, `Recent` — per-conversation ordering and once-only delivery.
 - `Budget` — the rate budget for optional calls (typing, status edits).
 - `command_turn`, `control_action`, `CONTROLS` … — the command map.
-- `decide`, `decide_plan`, `typed_reply`, `closing_label`, `open_prompt` — what a
-  press or a typed word answers, and how the decision reads.
+- `decide`, `decide_plan`, `read_typed`, `closing_label`, `open_prompt` — what a
+  press or a typed word answers (one reading for every platform), and how the decision reads.
+- `read_command` — what a typed command asks for (a turn, or the adapter's own help, usage or confirmation).
 - `SetupError` — the platform refused to start; the runner reports it in one line.
+- `Intake` — recorded before confirmed: deliveries kept in the engine's inbox until handled, replayed after a crash.
 
 See ``adapters/README.md`` for the adapter contract.
 """
 
 from adapters.common.answers import (
+    EDIT_HINT,
     REVISE_PROMPT,
     Decision,
     Pending,
     Pick,
     PlanPick,
     Reply,
+    Typed,
     closing_label,
     decide,
     decide_plan,
     open_prompt,
-    typed_reply,
+    read_typed,
+    visible,
 )
 from adapters.common.budget import Budget
 from adapters.common.commands import (
@@ -30,11 +35,15 @@ from adapters.common.commands import (
     CONTROLS,
     MESSAGE_COMMANDS,
     NEEDS_ARGUMENT,
+    USAGE,
+    CommandRead,
     command_name,
     command_turn,
     control_action,
+    read_command,
 )
 from adapters.common.errors import SetupError
+from adapters.common.intake import DeliveryStore, Intake, MemoryDeliveries
 from adapters.common.ordering import ChatQueues, Recent
 
 __all__ = [
@@ -43,16 +52,23 @@ __all__ = [
     "CONTROLS",
     "MESSAGE_COMMANDS",
     "NEEDS_ARGUMENT",
+    "EDIT_HINT",
     "REVISE_PROMPT",
+    "USAGE",
     "Budget",
     "ChatQueues",
+    "CommandRead",
     "Decision",
+    "DeliveryStore",
+    "Intake",
+    "MemoryDeliveries",
     "Pending",
     "Pick",
     "PlanPick",
     "Recent",
     "Reply",
     "SetupError",
+    "Typed",
     "closing_label",
     "command_name",
     "command_turn",
@@ -60,5 +76,7 @@ __all__ = [
     "decide",
     "decide_plan",
     "open_prompt",
-    "typed_reply",
+    "read_command",
+    "read_typed",
+    "visible",
 ]

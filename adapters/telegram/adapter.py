@@ -3,8 +3,9 @@
 How an update travels:
 
 1. python-telegram-bot hands updates to the handlers below one at a time (the
-   application is built without ``concurrent_updates``). A gate drops
-   duplicate ``update_id`` s and people outside ``ALLOWED_USERS``. A handler
+   application is built without ``concurrent_updates``). Every update is in
+   the engine's durable inbox by then (``intake.py``). A gate admits each
+   ``update_id`` once and drops people outside ``ALLOWED_USERS``. A handler
    works out what the update means and puts a job in its conversation's queue
    *before it awaits anything*, then returns. So turns of one chat keep their
    arrival order, while other chats run concurrently in their own workers
@@ -15,16 +16,18 @@ How an update travels:
 3. Button presses are answered at once when the handler can tell they are
    foreign (the owner is in the callback data) or repeated; otherwise they
    wait their turn like messages (`Presses`).
+4. When every job an update started has ended, the update is marked done in
+   the inbox; one a crash cut off is dispatched again at the next start.
 
-Keys: conversation ``tg:<chat id>`` (plus ``:<topic id>`` in forum topics),
-user ``tg:<user id>``, message id = Telegram's message id in the chat.
+Keys: conversation ``tg:<chat id>`` (plus ``:<topic id>`` in forum topics, and
+``:<user id>`` in groups: each member's exchange is its own), user
+``tg:<user id>``, message id = Telegram's message id in the chat.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Coroutine, Iterable
+from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any
 
 import structlog
@@ -46,20 +49,25 @@ from adapters.common import (
     MESSAGE_COMMANDS,
     NEEDS_ARGUMENT,
     Budget,
-    ChatQueues,
+    DeliveryStore,
+    Intake,
+    MemoryDeliveries,
     Recent,
     command_name,
     command_turn,
 )
 from adapters.telegram import texts
 from adapters.telegram.chat import Chat, addressed, answers_revise_prompt
+from adapters.telegram.edits import edited_message_handler
 from adapters.telegram.errors import on_error
+from adapters.telegram.intake import SOURCE, delivery_of
+from adapters.telegram.jobs import Job, Jobs
 from adapters.telegram.keyboards import Press, forget_keyboard
 from adapters.telegram.presses import Presses
 from adapters.telegram.render import esc
-from adapters.telegram.send import answer_query, send_html
+from adapters.telegram.send import answer_query
 from adapters.telegram.turns import Turns
-from engine import Handler, Message, Turn
+from engine import Control, Handler, Message, Turn
 
 log = structlog.get_logger("adapters.telegram")
 
@@ -73,7 +81,9 @@ class TelegramAdapter:
     """Maps Telegram messages, commands and button presses onto engine turns.
 
     Args:
-        engine: anything with ``handle(turn, progress)`` (`engine.Handler`), normally `engine.Engine`.
+        engine: anything with ``handle(turn, progress)`` (`engine.Handler`), normally `engine.Engine`,
+            whose intake methods keep every update until it is handled (a stand-in without
+            them gets an in-memory intake: once-only, but not durable).
         allowed_users: Telegram user ids allowed to use the bot; empty = everyone.
         typing_after / typing_every / status_after / status_every: timing of the signs of work, in seconds.
         signs_per_second: typing actions and status lines allowed per second across all chats;
@@ -94,6 +104,9 @@ class TelegramAdapter:
         forget_ttl: float = 600.0,
     ) -> None:
         self._allowed = {u.strip().removeprefix("tg:") for u in allowed_users if u.strip()}
+        self.intake = Intake(engine if isinstance(engine, DeliveryStore) else MemoryDeliveries(), SOURCE)
+        """Recorded before confirmed; admitted once; done when handled (``intake.py``)."""
+        self._jobs = Jobs(self.intake, self._job_failed)
         self._turns = Turns(
             engine,
             budget=Budget(per_second=signs_per_second, burst=2 * signs_per_second),
@@ -101,12 +114,11 @@ class TelegramAdapter:
             typing_every=typing_every,
             status_after=status_after,
             status_every=status_every,
+            on_status=self._jobs.status_shown,
         )
         self._presses = Presses(self._turns, forget_ttl)
-        self._queues = ChatQueues(self._job_failed)
-        self._seen = Recent()  # update ids
         self._refused = Recent()  # user ids that got their one refusal
-        self._detached: set[asyncio.Task[None]] = set()
+        self._strangers = Recent()  # update ids of people not allowed (not recorded anywhere)
         self._app: App | None = None
 
     def install(self, app: App) -> None:
@@ -119,6 +131,8 @@ class TelegramAdapter:
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND & only_new, self._on_text))
         app.add_handler(MessageHandler(filters.ATTACHMENT & filters.ChatType.PRIVATE & only_new, self._on_attachment))
         app.add_handler(CallbackQueryHandler(self._on_press))
+        app.add_handler(edited_message_handler(self._say))  # edits are not applied: say so and how to correct
+        app.add_handler(TypeHandler(Update, self._dispatched), group=99)  # after every other group
         app.add_error_handler(on_error)
 
     @staticmethod
@@ -128,20 +142,31 @@ class TelegramAdapter:
 
     async def drain(self, timeout: float | None = None) -> None:
         """Let queued turns and quick replies finish (before the application stops)."""
-        await self._queues.drain(timeout)
-        while self._detached:
-            await asyncio.gather(*list(self._detached), return_exceptions=True)
+        await self._jobs.drain(timeout)
 
     # ------------------------------------------------------------------ handlers: no await before submit
 
+    async def record(self, updates: Sequence[Update]) -> None:
+        """Record updates before Telegram hears they arrived — only those of people allowed:
+        of anyone else nothing is stored (they get one refusal)."""
+        await self.intake.record([delivery_of(u) for u in updates if self._allows(u)])
+
+    def _allows(self, update: Update) -> bool:
+        user = update.effective_user
+        return user is not None and not user.is_bot and (not self._allowed or str(user.id) in self._allowed)
+
     async def _gate(self, update: Update, context: Ctx) -> None:
-        if not self._seen.add(update.update_id):
+        if not self._allows(update):
+            if self._strangers.add(update.update_id):  # once, but kept nowhere
+                await self._refuse(update, context)
+            raise ApplicationHandlerStop
+        if not await self.intake.admit(delivery_of(update)):
             log.info("telegram.duplicate_update", update_id=update.update_id)
             raise ApplicationHandlerStop
+
+    async def _refuse(self, update: Update, context: Ctx) -> None:
         user = update.effective_user
         if user is None or user.is_bot:
-            raise ApplicationHandlerStop
-        if not self._allowed or str(user.id) in self._allowed:
             return
         log.info("telegram.refused", user_id=user.id)
         message = update.message
@@ -149,13 +174,16 @@ class TelegramAdapter:
             self._detach(answer_query(update.callback_query, texts.REFUSAL, alert=True), update)
         elif message is not None and (addressed(message, context.bot) or (message.text or "").startswith("/")):
             if self._refused.add(user.id):  # one refusal; after that, silence
-                self._say(context.bot, Chat.of(message), esc(texts.REFUSAL), update)
-        raise ApplicationHandlerStop
+                self._say(context.bot, Chat.of(message, user), esc(texts.REFUSAL), update)
+
+    async def _dispatched(self, update: Update, context: Ctx) -> None:
+        """Every handler has queued its jobs: the update is done once they are."""
+        await self.intake.dispatched(str(update.update_id))
 
     async def _on_text(self, update: Update, context: Ctx) -> None:
         message = update.message
         assert message is not None and message.text is not None and message.from_user is not None
-        chat, bot = Chat.of(message), context.bot
+        chat, bot = Chat.of(message, message.from_user), context.bot
         if chat.group and not addressed(message, bot):
             return
         text = message.text
@@ -166,24 +194,23 @@ class TelegramAdapter:
             conversation=chat.conversation, user=user, at=message.date, text=text, message_id=str(message.message_id)
         )
         reply_to = message.message_id if chat.group else None
-        plan = self._presses.feedback.pop((chat.conversation, user), None)
-        if plan is None and not answers_revise_prompt(message, bot):
-            self._run(bot, chat, turn, update, reply_to)
-            return
+        replied = message.reply_to_message.message_id if message.reply_to_message is not None else None
+        to_prompt = answers_revise_prompt(message, bot)
 
         async def job() -> None:
-            # The person's words after Revise are the feedback on the plan (looked up again
-            # when the process restarted in between and only the reply shows what it answers).
-            await self._presses.feedback_or_message(bot, chat, turn, plan, reply_to)
+            # Decided in the job, behind the chat's earlier jobs (a Revise press among them):
+            # the words are the change to the plan only when they reply to "What should
+            # change?" or that question is the last thing Almanac said here.
+            await self._presses.feedback_or_message(bot, chat, turn, reply_to, replied, to_prompt)
 
-        self._queues.submit(chat.conversation, job, update)
+        self._submit(chat.conversation, job, update)
 
     async def _on_command(self, update: Update, context: Ctx) -> None:
         message = update.message
         assert message is not None and message.text is not None and message.from_user is not None
         token, arg = re.split(r"\s+", message.text.strip() + " ", maxsplit=1)  # "/log\nbench…" too
         name, arg = command_name(token.split("@")[0]), arg.strip()
-        chat, bot, user = Chat.of(message), context.bot, f"tg:{message.from_user.id}"
+        chat, bot, user = Chat.of(message, message.from_user), context.bot, f"tg:{message.from_user.id}"
         reply_to = message.message_id if chat.group else None
         if name in ("start", "help"):
             self._say(bot, chat, texts.START if name == "start" else texts.HELP, update, reply_to)
@@ -201,9 +228,10 @@ class TelegramAdapter:
                 user=user,
                 at=message.date,
                 message_id=str(message.message_id),
-                message_commands=True,
             )
             assert turn is not None  # CommandHandler only lets through the names in _COMMANDS
+            if isinstance(turn, Control):  # a redelivered command returns what it did, instead of doing it twice
+                turn = turn.model_copy(update={"message_id": str(message.message_id)})
             if name in ("cancel", "reset"):
                 self._presses.feedback.pop((conv, user), None)
             self._run(bot, chat, turn, update, reply_to)
@@ -212,14 +240,14 @@ class TelegramAdapter:
         message = update.message
         assert message is not None and message.text is not None
         name, _, to = message.text.split()[0][1:].partition("@")
-        chat, ours = Chat.of(message), to.lower() == context.bot.username.lower()
+        chat, ours = Chat.of(message, message.from_user), to.lower() == context.bot.username.lower()
         if (to and not ours) or (chat.group and not ours and not addressed(message, context.bot)):
             return  # another bot's command
         self._say(context.bot, chat, esc(texts.unknown(name)), update, message.message_id if chat.group else None)
 
     async def _on_attachment(self, update: Update, context: Ctx) -> None:
         assert update.message is not None
-        self._say(context.bot, Chat.of(update.message), texts.ATTACHMENT_HINT, update)
+        self._say(context.bot, Chat.of(update.message, update.message.from_user), texts.ATTACHMENT_HINT, update)
 
     async def _on_press(self, update: Update, context: Ctx) -> None:
         query = update.callback_query
@@ -227,28 +255,37 @@ class TelegramAdapter:
         press, message = Press.parse(query.data), query.message
         if press is None or message is None:
             self._detach(answer_query(query, texts.BROKEN_BUTTON, alert=True), update)
-        elif press.owner is not None and press.owner != query.from_user.id:
+        elif (press.owner is not None and press.owner != query.from_user.id) or self._turns.asked_in(
+            message.chat.id, message.message_id
+        ) not in (None, Chat.of(message, query.from_user).conversation):
+            # The owner is in the callback data; for an ownerless button, the conversation it was asked in.
             self._detach(answer_query(query, texts.NOT_YOURS, alert=True), update)
         elif not self._presses.claim(message.chat.id, message.message_id):
             self._detach(answer_query(query, texts.ALREADY, alert=True), update)
         else:
-            chat, bot = Chat.of(message), context.bot
-            early = self._queues.busy(chat.conversation)
+            chat, bot = Chat.of(message, query.from_user), context.bot
+            early = self._jobs.queues.busy(chat.conversation)
             if early:  # it waits behind a running turn: answer now rather than let the button spin
                 self._detach(answer_query(query, texts.QUEUED), update)
 
             async def job() -> None:
                 await self._presses.run(bot, chat, query, press, early)
 
-            self._queues.submit(chat.conversation, job, update)
+            self._submit(chat.conversation, job, update)
 
-    # ------------------------------------------------------------------ queueing
+    # ------------------------------------------------------------------ queueing (see ``jobs.py``)
+
+    def _submit(self, key: str, job: Job, update: Update) -> None:
+        self._jobs.submit(key, job, update)
+
+    def _detach(self, call: Coroutine[Any, Any, None], update: Update) -> None:
+        self._jobs.detach(call, update)
 
     def _run(self, bot: Bot, chat: Chat, turn: Turn, update: Update, reply_to: int | None = None) -> None:
         async def job() -> None:
             await self._turns.run(bot, chat, turn, reply_to)
 
-        self._queues.submit(chat.conversation, job, update)
+        self._submit(chat.conversation, job, update)
 
     def _say(
         self,
@@ -262,22 +299,9 @@ class TelegramAdapter:
         """Queue a message of the adapter's own, in order with the chat's turns."""
 
         async def job() -> None:
-            await send_html(bot, chat, html, keyboard, reply_to)
+            await self._turns.send(bot, chat, html, keyboard, reply_to)
 
-        self._queues.submit(chat.conversation, job, update)
-
-    def _detach(self, call: Coroutine[Any, Any, None], update: Update) -> None:
-        """Run a quick reply (a callback alert) outside the chat's queue; `drain` waits for it too."""
-
-        async def guarded() -> None:
-            try:
-                await call
-            except Exception as exc:
-                await self._job_failed(update, exc)
-
-        task = asyncio.create_task(guarded())
-        self._detached.add(task)
-        task.add_done_callback(self._detached.discard)
+        self._submit(chat.conversation, job, update)
 
     # ------------------------------------------------------------------ errors (reported by `errors.on_error`)
 

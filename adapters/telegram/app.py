@@ -16,9 +16,11 @@ from urllib.parse import urlparse
 import structlog
 from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application
+from telegram.request import HTTPXRequest
 
 from adapters.common import SetupError
 from adapters.telegram.adapter import TelegramAdapter
+from adapters.telegram.intake import RecordingBot, RecordingQueue, replay
 from adapters.telegram.retry import Retrying
 from engine import Handler
 
@@ -58,18 +60,24 @@ def build_application(token: str, base_url: str, adapter: TelegramAdapter, retry
         retrying: the retry policy and in-flight bound (tests pass a fast one).
     """
     retrying = retrying or Retrying()
+    # getUpdates records each batch before the updater may confirm it (adapters/telegram/intake.py).
+    bot = RecordingBot(
+        token,
+        base_url=base_url,
+        base_file_url=file_base_url(base_url),
+        # The retrier bounds requests in flight; the pool matches it, so requests never queue in httpx.
+        request=HTTPXRequest(connection_pool_size=retrying.max_in_flight, pool_timeout=30.0),
+        get_updates_request=HTTPXRequest(connection_pool_size=1),
+        rate_limiter=retrying,
+        record=adapter.record,
+    )
     app = (
         Application.builder()
-        .token(token)
-        .base_url(base_url)
-        .base_file_url(file_base_url(base_url))
+        .bot(bot)
+        .update_queue(RecordingQueue(adapter.record))  # webhook mode: recorded before the 200
         # Handlers only queue work (see adapters/telegram/adapter.py), so updates are
         # dispatched one at a time — in order — and chats still run concurrently.
         .concurrent_updates(False)
-        .rate_limiter(retrying)
-        # The retrier bounds requests in flight; the pool matches it, so requests never queue in httpx.
-        .connection_pool_size(retrying.max_in_flight)
-        .pool_timeout(30.0)
         .build()
     )
     adapter.install(app)
@@ -77,7 +85,8 @@ def build_application(token: str, base_url: str, adapter: TelegramAdapter, retry
 
 
 async def start(app: App, adapter: TelegramAdapter, base_url: str) -> None:
-    """Initialize (getMe: checks the token), register the command menu and start dispatching.
+    """Initialize (getMe: checks the token), register the command menu, dispatch again what a
+    crash left unhandled (before anything new, so each chat keeps its order), and start dispatching.
 
     Raises:
         TelegramSetupError: the token is rejected or the Bot API cannot be reached.
@@ -89,6 +98,8 @@ async def start(app: App, adapter: TelegramAdapter, base_url: str) -> None:
     except NetworkError as exc:
         raise TelegramSetupError(f"cannot reach the Telegram Bot API at {base_url}: {exc}") from None
     await adapter.register_commands(app.bot)
+    for update in await replay(adapter.intake, app.bot):
+        await app.process_update(update)
     await app.start()
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from telegram import Bot, MaybeInaccessibleMessage, Message, MessageEntity
+from telegram import Bot, MaybeInaccessibleMessage, Message, MessageEntity, User
 from telegram.constants import ChatType
 
 from adapters.common import REVISE_PROMPT
@@ -12,23 +12,32 @@ from adapters.common import REVISE_PROMPT
 
 @dataclass(frozen=True)
 class Chat:
-    """Where a turn happens and where its replies go: a chat, or a topic of a forum."""
+    """Where a turn happens and where its replies go: a chat, or a topic of a forum, and in groups whose exchange it is."""
 
     chat_id: int
     topic: int | None = None
     """The forum topic's ``message_thread_id``; ``None`` outside forum topics."""
     group: bool = False
+    member: int | None = None
+    """In a group, the member whose exchange with Almanac this is (ARCHITECTURE §2)."""
 
     @property
     def conversation(self) -> str:
-        """The engine's conversation key: one checkpointed thread per chat and topic."""
-        return f"tg:{self.chat_id}" + (f":{self.topic}" if self.topic is not None else "")
+        """The engine's conversation key: ``tg:<chat>[:<topic>]``, plus ``:<user id>`` in a group.
+
+        In a group each member's exchange is its own conversation, so one
+        member's open question or plan never blocks another, and only that
+        member can answer, revise or cancel it.
+        """
+        key = f"tg:{self.chat_id}" + (f":{self.topic}" if self.topic is not None else "")
+        return key + (f":{self.member}" if self.group and self.member is not None else "")
 
     @classmethod
-    def of(cls, message: MaybeInaccessibleMessage) -> Chat:
-        """The chat of a message (a message older than 48 h has lost its topic)."""
+    def of(cls, message: MaybeInaccessibleMessage, sender: User | None = None) -> Chat:
+        """The chat of a message and, in a group, its sender's exchange (a message older than 48 h has lost its topic)."""
         topic = message.message_thread_id if isinstance(message, Message) and message.is_topic_message else None
-        return cls(message.chat.id, topic, message.chat.type != ChatType.PRIVATE)
+        group = message.chat.type != ChatType.PRIVATE
+        return cls(message.chat.id, topic, group, sender.id if group and sender is not None else None)
 
 
 def addressed(message: Message, bot: Bot) -> bool:

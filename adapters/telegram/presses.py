@@ -8,11 +8,16 @@ then, and gives up after some 15 s), the message is edited to show the
 decision without its keyboard, and only then does the slow resume run. If
 not, the press goes to the engine anyway — it refuses stale and foreign
 answers without changing anything — and the engine's Notice becomes the
-alert.
+alert — unless the engine knows the press already (the same callback query
+delivered again after a crash), in which case its outcomes are shown.
+
+Every turn a press makes carries the press's id (``press:<query id>``), so the
+engine runs it once however often Telegram delivers it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from telegram import Bot, CallbackQuery, ForceReply
@@ -23,9 +28,28 @@ from adapters.telegram import texts
 from adapters.telegram.chat import Chat
 from adapters.telegram.keyboards import Press
 from adapters.telegram.render import decided, esc
-from adapters.telegram.send import answer_query, edit_html, send_html
+from adapters.telegram.send import answer_query, edit_html
 from adapters.telegram.turns import Turns
+from adapters.telegram.typed import run_typed
 from engine import ApprovalRequest, ClarificationAnswer, Control, Message, Notice, Resume
+
+_REFUSALS = frozenset({"stale", "not_yours"})
+"""Notice codes with which the engine refuses a press."""
+
+
+@dataclass(frozen=True)
+class Revising:
+    """A plan whose Revise was pressed: the person's next words may be the change."""
+
+    plan: str
+    """The plan's interrupt id."""
+    prompt: int
+    """The message id of "What should change?"."""
+
+
+def press_id(query: CallbackQuery) -> str:
+    """The engine's delivery id for a press."""
+    return f"press:{query.id}"
 
 
 class Presses:
@@ -40,22 +64,42 @@ class Presses:
         self._turns = turns
         self._forget_ttl = forget_ttl
         self._claimed = Recent()
-        self.feedback: dict[tuple[str, str], str] = {}
-        """(conversation, user) → the plan whose Revise was pressed: that user's next message is the feedback."""
+        self.feedback: dict[tuple[str, str], Revising] = {}
+        """(conversation, user) → the plan whose Revise that user pressed, and the prompt asked."""
 
     async def feedback_or_message(
-        self, bot: Bot, chat: Chat, message: Message, plan: str | None, reply_to: int | None
+        self, bot: Bot, chat: Chat, message: Message, reply_to: int | None, replied: int | None, to_prompt: bool
     ) -> None:
-        """Send a message as Revise feedback on ``plan`` (or, if unknown, on the user's pending plan)."""
-        if plan is None:
+        """Run a message, or take it as the change to a plan after Revise.
+
+        It is the change when it replies to "What should change?" (``to_prompt``;
+        after a restart the open plan is looked up), or when that question is
+        the last thing Almanac said in the conversation. Otherwise it is a
+        message of its own (the engine keeps it until the plan is decided).
+        """
+        key = (chat.conversation, message.user)
+        revising = self.feedback.get(key)
+        plan: str | None = None
+        if revising is not None and (replied == revising.prompt or self._turns.last_sent.get(chat.conversation) == revising.prompt):
+            plan = revising.plan
+        elif to_prompt:
             pending = await self._turns.pending(chat, message.user)
             if isinstance(pending, ApprovalRequest) and pending.asked_by in ("", message.user):
                 plan = pending.interrupt_id
         if plan is None:
-            await self._turns.run(bot, chat, message, reply_to)
+            # A typed "2", "skip", "approved" or "revise" means what the button would (adapters.common.read_typed).
+            await run_typed(self._turns, bot, chat, message, reply_to, lambda p, m: self.feedback.__setitem__(key, Revising(p, m)))
             return
+        self.feedback.pop(key, None)
         feedback = decide_plan("revise", feedback=message.text).answer
-        turn = Resume(conversation=chat.conversation, user=message.user, at=message.at, interrupt_id=plan, answer=feedback)
+        turn = Resume(
+            conversation=chat.conversation,
+            user=message.user,
+            at=message.at,
+            interrupt_id=plan,
+            answer=feedback,
+            message_id=message.message_id,
+        )
         await self._turns.run(bot, chat, turn, reply_to)
 
     def claim(self, chat_id: int, message_id: int) -> bool:
@@ -78,8 +122,13 @@ class Presses:
                 user=user,
                 interrupt_id=press.interrupt_id,
                 answer=decision.answer if decision is not None else ClarificationAnswer(answers=[]),
+                message_id=press_id(query),
             )
             outcomes = await self._turns.engine.handle(probe)
+            if outcomes and not all(isinstance(o, Notice) and o.code in _REFUSALS for o in outcomes):
+                # This press was applied before a crash; what it brought was never shown.
+                await self._turns.deliver(bot, chat, outcomes)
+                return
             reason = next((o.text for o in outcomes if isinstance(o, Notice)), texts.BROKEN_BUTTON)
             await self._refuse(bot, chat, query, reason, answered)
             return
@@ -90,14 +139,20 @@ class Presses:
             await answer_query(query, decision.label)
         await self._mark(bot, chat, query, decision.label)
         if kind == "revise":
-            # The plan stays open; the person's next message is the feedback.
-            self.feedback[(chat.conversation, user)] = press.interrupt_id
+            # The plan stays open; the person's next words are the change (see `feedback_or_message`).
             who = query.from_user
             mention = f'<a href="tg://user?id={who.id}">{esc(who.first_name)}</a>, ' if chat.group else ""
             force = ForceReply(selective=True, input_field_placeholder=REVISE_PROMPT)
-            await send_html(bot, chat, mention + esc(REVISE_PROMPT), force)
+            (prompt, *_) = await self._turns.send(bot, chat, mention + esc(REVISE_PROMPT), force)
+            self.feedback[(chat.conversation, user)] = Revising(press.interrupt_id, prompt.message_id)
             return
-        turn = Resume(conversation=chat.conversation, user=user, interrupt_id=press.interrupt_id, answer=decision.answer)
+        turn = Resume(
+            conversation=chat.conversation,
+            user=user,
+            interrupt_id=press.interrupt_id,
+            answer=decision.answer,
+            message_id=press_id(query),
+        )
         await self._turns.run(bot, chat, turn)
 
     async def _forget(self, bot: Bot, chat: Chat, query: CallbackQuery, press: Press, answered: bool) -> None:
@@ -114,13 +169,14 @@ class Presses:
         if press.kind == "forget_yes":
             user = f"tg:{query.from_user.id}"
             self.feedback.pop((chat.conversation, user), None)
-            await self._turns.run(bot, chat, Control(conversation=chat.conversation, user=user, action="forget"))
+            forget = Control(conversation=chat.conversation, user=user, action="forget", message_id=press_id(query))
+            await self._turns.run(bot, chat, forget)
 
     async def _refuse(self, bot: Bot, chat: Chat, query: CallbackQuery, reason: str, answered: bool) -> None:
         if query.message is not None:  # let the right person press it after all
             self._claimed.discard((query.message.chat.id, query.message.message_id))
         if answered:  # the query was answered early, so the reason goes out as a message
-            await send_html(bot, chat, esc(reason))
+            await self._turns.send(bot, chat, esc(reason))
         else:
             await answer_query(query, reason, alert=True)
 

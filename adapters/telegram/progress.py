@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 
 import structlog
@@ -28,7 +28,9 @@ class Working:
     The first typing action waits ``typing_after`` seconds: a reply that comes
     sooner needs no sign (Telegram's advice), and a busy bot saves a request per turn.
 
-    Both draw on a shared `Budget`; the status line's deletion does not.
+    Both draw on a shared `Budget`; the status line's deletion does not. ``on_status``
+    hears of the status line as soon as it is sent (the adapter notes it with the
+    update, and deletes it at the next start if a crash came before `clear`).
 
     Use as ``async with Working(...) as w: await engine.handle(turn, progress=w.stage)``,
     then deliver the outcomes, then ``await w.clear()``. The signs run in their own
@@ -45,8 +47,10 @@ class Working:
         typing_every: float = 4.0,
         status_after: float = 2.0,
         status_every: float = 1.0,
+        on_status: Callable[[Message], Awaitable[None]] | None = None,
     ) -> None:
         self._bot = bot
+        self._on_status = on_status
         self._chat = chat
         self._budget = budget or Budget()
         self._typing_after = typing_after
@@ -121,10 +125,13 @@ class Working:
 
     async def _first_status(self, text: str) -> Message | None:
         try:
-            return (await send_html(self._bot, self._chat, text))[0]
+            message = (await send_html(self._bot, self._chat, text))[0]
         except TelegramError as exc:
             log.info("telegram.status_failed", chat_id=self._chat.chat_id, reason=str(exc))
             return None
+        if self._on_status is not None:  # kept, so that a crash before `clear` does not leave it behind
+            await self._on_status(message)
+        return message
 
     async def _quietly(self, call: Awaitable[object]) -> None:
         try:

@@ -59,6 +59,17 @@ FORGET_CONFIRM = (
     "All your entries and this conversation are deleted for good. /export first if you want a copy."
 )
 FORGET_EXPIRED = "This confirmation has expired; send /forget again."
+EXPORT_SENT_PRIVATELY = "Sent to you in a private chat, so your log stays yours."
+
+
+def export_private_first(username: str) -> str:
+    """The hint when a group member's export cannot reach them privately."""
+    return (
+        f"Your export goes to you privately, not into the group: open a chat with @{username}, "
+        "press Start, then send /export again (here or there)."
+    )
+
+
 ATTACHMENT_HINT = "I read text only: tell me in words what you did, e.g. <i>bench 55kg 10x5</i>."
 
 

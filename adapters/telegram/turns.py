@@ -2,18 +2,25 @@
 
 `Turns` also remembers which question or plan of a conversation is on screen
 with buttons, so that when something else answers it (a typed reply,
-/cancel, /reset) its buttons go away and the decision shows.
+/cancel, /reset) its buttons go away and the decision shows, and what it said
+last in each conversation (a Revise prompt takes the next message as the
+change only while it is the last thing said). In a group, ``/export`` goes to
+the person privately.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import structlog
-from telegram import Bot, InputFile
+from telegram import Bot, ForceReply, InlineKeyboardMarkup, InputFile
+from telegram import Message as TgMessage
+from telegram.error import BadRequest, Forbidden
 
 from adapters.common import Budget, Pending, closing_label, open_prompt
+from adapters.telegram import texts
 from adapters.telegram.chat import Chat
 from adapters.telegram.keyboards import owner_id
 from adapters.telegram.progress import Working
@@ -53,8 +60,10 @@ class Turns:
         typing_every: float,
         status_after: float,
         status_every: float,
+        on_status: Callable[[TgMessage], Awaitable[None]] | None = None,
     ) -> None:
         self.engine = engine
+        self._on_status = on_status
         self._budget = budget
         self._signs = {
             "typing_after": typing_after,
@@ -64,11 +73,13 @@ class Turns:
         }
         self.prompts: dict[str, Prompt] = {}
         """Conversation key → its open question or plan, as far as this process showed it."""
+        self.last_sent: dict[str, int] = {}
+        """Conversation key → the id of the last message Almanac sent there."""
 
     async def run(self, bot: Bot, chat: Chat, turn: Turn, reply_to: int | None = None) -> None:
         """Run one turn and put its outcomes on screen (the first one quoting ``reply_to``)."""
         started = time.perf_counter()
-        async with Working(bot, chat, budget=self._budget, **self._signs) as working:
+        async with Working(bot, chat, budget=self._budget, on_status=self._on_status, **self._signs) as working:
             outcomes = await self.engine.handle(turn, progress=working.stage)
         await self._close_answered(bot, chat, turn, outcomes)
         await self.deliver(bot, chat, outcomes, reply_to)
@@ -81,30 +92,66 @@ class Turns:
             duration_ms=round((time.perf_counter() - started) * 1000, 1),
         )
 
+    async def send(
+        self,
+        bot: Bot,
+        chat: Chat,
+        html: str,
+        keyboard: InlineKeyboardMarkup | ForceReply | None = None,
+        reply_to: int | None = None,
+    ) -> list[TgMessage]:
+        """`send_html`, remembering it as the last thing said in the conversation."""
+        sent = await send_html(bot, chat, html, keyboard, reply_to)
+        if sent:
+            self.last_sent[chat.conversation] = sent[-1].message_id
+        return sent
+
     async def deliver(self, bot: Bot, chat: Chat, outcomes: list[Outcome], reply_to: int | None = None) -> None:
         """Send outcomes in order: messages (split, with keyboards) and documents."""
         for outcome in outcomes:
             if isinstance(outcome, Document):
-                await bot.send_document(
-                    chat.chat_id,
-                    InputFile(outcome.content.encode("utf-8"), filename=outcome.filename),
-                    caption=outcome.caption[:CAPTION_LIMIT] or None,
-                    message_thread_id=chat.topic,
-                )
+                await self._document(bot, chat, outcome, reply_to)
                 continue
             owner = owner_id(outcome.asked_by) if isinstance(outcome, (Ask, ApprovalRequest)) else None
             rendered = render(outcome, owner)
             if rendered is None:
                 continue
-            sent = await send_html(bot, chat, rendered.html, rendered.keyboard, reply_to)
+            sent = await self.send(bot, chat, rendered.html, rendered.keyboard, reply_to)
             reply_to = None  # only the first reply quotes the message it answers
             if isinstance(outcome, (Ask, ApprovalRequest)) and sent:
                 last_part = split_html(rendered.html)[-1]
                 self.prompts[chat.conversation] = Prompt(sent[-1].message_id, outcome.interrupt_id, last_part)
 
+    async def _document(self, bot: Bot, chat: Chat, doc: Document, reply_to: int | None) -> None:
+        """A file; in a group it goes to the person's private chat, never into the group."""
+        private = chat.group and chat.member is not None
+        to = chat.member if private and chat.member is not None else chat.chat_id
+        try:
+            await bot.send_document(
+                to,
+                InputFile(doc.content.encode("utf-8"), filename=doc.filename),
+                caption=doc.caption[:CAPTION_LIMIT] or None,
+                message_thread_id=None if private else chat.topic,
+            )
+        except (Forbidden, BadRequest) as exc:
+            if not private:
+                raise
+            # The person never opened a private chat with the bot (or blocked it).
+            log.info("telegram.private_file_refused", chat_id=chat.chat_id, reason=str(exc))
+            await self.send(bot, chat, texts.export_private_first(bot.username), reply_to=reply_to)
+            return
+        if private:
+            await self.send(bot, chat, texts.EXPORT_SENT_PRIVATELY, reply_to=reply_to)
+
     async def pending(self, chat: Chat, user: str) -> Pending | None:
         """The conversation's open question or plan (a read-only ``status`` turn, no model call)."""
         return await open_prompt(self.engine, chat.conversation, user)
+
+    def asked_in(self, chat_id: int, message_id: int) -> str | None:
+        """The conversation whose open question or plan is this message, as far as this process showed it."""
+        return next(
+            (c for c, p in self.prompts.items() if p.message_id == message_id and c.split(":")[1] == str(chat_id)), None
+        )
 
     def take_prompt(self, chat: Chat, message_id: int) -> Prompt | None:
         """Forget the open prompt if it is this message, and return it."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engine.agents.briefing import entries_text, other_domains, responses_text
+from engine.agents.briefing import entries_text, fenced, other_domains, responses_text
 from engine.agents.prompts import render
 from engine.agents.schemas import AnalyzerOutput
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
@@ -34,7 +34,7 @@ async def analyze(
         render(
             "analyzer.user",
             question=question,
-            facts=facts or "(none)",
+            facts=fenced(facts) if facts else "(none)",
             entries=entries_text(entries),
             responses=responses_text(responses),
             notes="; ".join(notes) or "(none)",

@@ -3,23 +3,36 @@ so every agent gets exactly the context its decision needs and no more."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.entries.model import Entry
 
 MAX_ENTRY_LINES = 40
+_FENCE = re.compile(r"<\s*/?\s*data\s*>", re.IGNORECASE)
+
+
+def fenced(text: str) -> str:
+    """Text from entries, imports or articles, marked as data for the model (ARCHITECTURE §7).
+
+    Every prompt says that text between the markers is data, never
+    instructions; a marker inside the text is defused so it cannot close the
+    fence early.
+    """
+    safe = _FENCE.sub(lambda m: m.group().replace("<", "‹").replace(">", "›"), text)
+    return f"<data>\n{safe}\n</data>"
 
 
 def entries_text(entries: Sequence[Entry]) -> str:
-    """The newest entries, one line each, oldest first."""
+    """The newest entries, one line each, oldest first, fenced as data."""
     if not entries:
         return "(none)"
     shown = list(entries)[-MAX_ENTRY_LINES:]
     lines = [f"- {e.occurred_on.isoformat()} ({e.domain}): {e.summary}" for e in shown]
     if len(entries) > len(shown):
         lines.insert(0, f"({len(entries) - len(shown)} older entries not shown; the facts cover them)")
-    return "\n".join(lines)
+    return fenced("\n".join(lines))
 
 
 def responses_text(responses: Mapping[str, str]) -> str:

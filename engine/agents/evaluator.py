@@ -1,15 +1,14 @@
-"""The Evaluator's language part; the number check is deterministic (engine.grounding)."""
+"""The Evaluator's language part; the number check is code (engine.query.grounding)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from engine.agents.briefing import entries_text, responses_text, rules_text
+from engine.agents.briefing import fenced, responses_text, rules_text
+from engine.agents.llm import LLM
 from engine.agents.prompts import render
 from engine.agents.schemas import EvaluatorOutput
 from engine.domains.registry import ActiveDomainContext
-from engine.agents.llm import LLM
-from engine.entries.model import Entry
 
 
 async def evaluate(
@@ -17,10 +16,10 @@ async def evaluate(
     ctx: ActiveDomainContext,
     question: str,
     answer: str,
-    facts: str,
-    entries: Sequence[Entry],
+    values: str,
     responses: Mapping[str, str],
 ) -> EvaluatorOutput:
+    """Judge an answer (with its values rendered by code) for relevance, safety and completeness."""
     return await llm.structured(
         "evaluator",
         EvaluatorOutput,
@@ -28,9 +27,8 @@ async def evaluate(
         render(
             "evaluator.user",
             question=question,
-            answer=answer,
-            facts=facts or "(none)",
-            entries=entries_text(entries),
+            answer=fenced(answer),  # its values were rendered from entries, names and all
+            values=fenced(values),
             responses=responses_text(responses),
         ),
     )

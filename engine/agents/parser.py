@@ -7,7 +7,7 @@ set list, canonical exercise names) instead of trusting it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date
 
 from engine.agents.context import ClarificationItem
@@ -48,8 +48,14 @@ async def parse(
     text: str,
     today: date,
     answers: Sequence[ClarificationItem],
+    known_domains: Collection[str] = (),
 ) -> ParserOutput:
-    """Parse a log message (plus any clarification answers) in the active domains."""
+    """Parse a log message (plus any clarification answers) in the active domains.
+
+    Args:
+        known_domains: Every domain there is: the parser's domain for what it
+            parsed wins over the router's when it names one of them.
+    """
     domain = ctx.domains_loaded[0] if ctx.domains_loaded else "general_fitness"
     full_text = text + "".join(f"\n{a['answer']}" for a in answers)
     hints = read_strength(full_text, ctx.vocabulary, ctx.units)
@@ -78,6 +84,6 @@ async def parse(
             text=text,
         ),
     )
-    if out.domain not in ctx.domains_loaded:
+    if out.domain not in ctx.domains_loaded and out.domain not in known_domains:
         out = out.model_copy(update={"domain": domain})
     return out.model_copy(update={"exercises": [_tidy(e, ctx) for e in out.exercises]})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from engine.agents.briefing import other_domains, responses_text
+from engine.agents.briefing import fenced, other_domains, responses_text
 from engine.agents.prompts import render
 from engine.agents.schemas import Gap, PlannerOutput
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
@@ -45,7 +45,7 @@ async def plan(
         render(
             "planner.user",
             question=question,
-            shape=_shape_text(shape),
+            shape=fenced(_shape_text(shape)),
             responses=responses_text(responses),
             attempts="; ".join(attempts) or "(nothing yet)",
             gaps="; ".join(g.description for g in gaps) or "(none)",

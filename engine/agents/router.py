@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.agents.briefing import fenced
 from engine.agents.context import HistoryItem
 from engine.agents.prompts import render
 from engine.agents.schemas import RouterOutput
@@ -14,7 +15,8 @@ from engine.agents.llm import LLM
 def format_history(history: Sequence[HistoryItem]) -> str:
     if not history:
         return "(none)"
-    return "\n".join(f"{h['role']}: {h['text']}" for h in history)
+    # Earlier replies quote entry summaries (imported names among them): data, never instructions.
+    return fenced("\n".join(f"{h['role']}: {h['text']}" for h in history))
 
 
 async def route(llm: LLM, registry: DomainRegistry, text: str, history: Sequence[HistoryItem]) -> RouterOutput:

@@ -78,7 +78,9 @@ class ClarifierOutput(BaseModel):
 class ChatOutput(BaseModel):
     """A short conversational reply."""
 
-    reply: str = Field(description="One to three sentences; say what Almanac can do if relevant.")
+    reply: str = Field(
+        description="One to three sentences, no numbers; say what Almanac can do if relevant."
+    )
 
 
 # --------------------------------------------------------------------------- query flow
@@ -170,9 +172,11 @@ class SynthesizerOutput(BaseModel):
     """Write the answer."""
 
     answer: str = Field(
-        description="The answer in the person's language. Use only numbers from the facts and entries, and name their dates."
+        description=(
+            "The answer in the person's language, with no digits or number words: every value is an id "
+            "in braces from the list of values, e.g. {F3}; code fills in the value, its unit and date."
+        )
     )
-    dates_used: list[str] = Field(default_factory=list, description="ISO dates of the entries the answer relies on.")
 
 
 Check = Literal["pass", "fail"]

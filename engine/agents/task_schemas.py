@@ -33,16 +33,21 @@ class ProposedAssumption(BaseModel):
     status: EvidenceStatus = Field(
         default="unresolved", description="validated only when an entry or the domain knowledge shows it."
     )
-    source: str = Field(default="", description="The entry date (YYYY-MM-DD) or 'domain' that shows it.")
+    source: str = Field(
+        default="",
+        description="The id of what shows it: an entry (E3) or fact (F2), or an expertise or rule line (R4).",
+    )
 
 
 class TaskFormationOutput(BaseModel):
     """Turn a request into a plan."""
 
     reasoning: str = Field(description="One or two sentences.")
-    goal: str = Field(default="", description="What the person wants, in one line.")
+    goal: str = Field(default="", description="What the person wants, in one line; values only as ids like {F2}.")
     inputs: list[str] = Field(default_factory=list, description="What the plan is based on.")
-    steps: list[str] = Field(default_factory=list, max_length=20, description="The plan, one short step per item.")
+    steps: list[str] = Field(
+        default_factory=list, max_length=20, description="The plan, one short step per item; values only as ids like {Q1}."
+    )
     tools_required: list[str] = Field(default_factory=list)
     expected_output: str = Field(default="")
     risk_flags: list[str] = Field(default_factory=list)

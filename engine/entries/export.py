@@ -1,11 +1,15 @@
 """Writing a person's entries back out, so they can leave with their data.
 
-* CSV: one row per set for strength entries (``date, domain, exercise, set,
-  weight, unit, reps, metrics, summary, entry_id``); cardio done inside a
-  strength workout gets one row per cardio exercise; any other entry gets one
-  row with its metrics in the ``metrics`` column
-  (``distance_km=5 km; duration=25:30``).
-  Per-set extras (``rpe``, ``duration`` of a timed hold) go there too.
+* CSV: one row per set (:mod:`engine.entries.sets`): date and start time, the
+  workout's name and length, the exercise as originally written beside its
+  canonical name, the set's order as the source wrote it (``W``, ``3``), its
+  kind, weight and unit, reps, distance and unit, seconds, RPE, notes, and
+  whether the row was ``done`` or only ``planned``; an entry without sets is
+  one row, its measures in ``metrics``. A Strong import exported gives back
+  every set row of the file.
+* Strong: the Strong app's CSV (:mod:`engine.entries.strong_format`), which
+  :mod:`engine.importers.strong` (and anything that reads Strong's exports)
+  reads back; planned sessions and entries without sets are left out.
 * JSON: a list of entries, each ``Entry.model_dump(mode="json")``; reading it
   back with ``Entry.model_validate`` gives the same entries.
 
@@ -17,83 +21,62 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import date
-from typing import Any, Literal
+from typing import Literal
 
 from engine.entries.model import Entry
-from engine.store.entries import EntryStore
+from engine.entries.sets import SetLine, set_lines, text
+from engine.entries.strong_format import to_strong
+from engine.store.entries import ALL_KINDS, EntryStore
 
-ExportFormat = Literal["csv", "json"]
+ExportFormat = Literal["csv", "json", "strong"]
 
-CSV_COLUMNS = ("date", "domain", "exercise", "set", "weight", "unit", "reps", "metrics", "summary", "entry_id")
-_SET_KEYS = {"set_num", "weight", "reps"}
+CSV_COLUMNS = (
+    "date", "time", "workout", "duration", "exercise", "canonical", "set_order", "kind", "weight", "unit", "reps",
+    "distance", "distance_unit", "seconds", "rpe", "notes", "status", "domain", "metrics", "summary", "entry_id",
+)  # fmt: skip
 
 
 async def all_entries(store: EntryStore, user_key: str) -> list[Entry]:
-    """Every active entry of ``user_key``, ordered by ``occurred_on`` (then by when it was stored)."""
-    count = await store.count(user_key)
+    """Every active entry of ``user_key``, planned ones too, ordered by ``occurred_on`` (then by when it was stored)."""
+    count = await store.count(user_key, kinds=ALL_KINDS)
     if count == 0:
         return []
-    return await store.between(user_key, date.min, date.max, limit=count)
+    return await store.between(user_key, date.min, date.max, limit=count, kinds=ALL_KINDS)
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
-def _pairs(items: Iterable[tuple[str, Any]]) -> str:
-    return "; ".join(f"{k}={_text(v)}" for k, v in items if v is not None and v != "")
-
-
-def _metrics(metrics: Any) -> str:
-    if not isinstance(metrics, list):
-        return ""
-    parts: list[str] = []
-    for m in metrics:
-        if isinstance(m, Mapping) and m.get("name"):
-            unit = f" {m['unit']}" if m.get("unit") else ""
-            parts.append(f"{m['name']}={_text(m.get('value'))}{unit}")
-    return "; ".join(parts)
+def _row(line: SetLine) -> list[str]:
+    e, imported = line.entry, line.imported
+    started = text(imported.get("started_at"))
+    return [
+        e.occurred_on.isoformat(),
+        started[11:19] if len(started) > 10 else "",
+        text(imported.get("workout_name")),
+        text(imported.get("duration")),
+        line.exercise,
+        line.canonical,
+        line.order,
+        line.kind,
+        text(line.weight),
+        line.unit,
+        text(line.reps),
+        text(line.distance),
+        line.distance_unit,
+        text(line.seconds),
+        text(line.rpe),
+        line.notes,
+        "planned" if e.kind == "planned" else "done",
+        e.domain,
+        line.metrics,
+        e.summary,
+        e.entry_id,
+    ]
 
 
 def csv_rows(entry: Entry) -> Iterator[list[str]]:
     """The CSV rows of one entry (see the module docstring)."""
-    head = [entry.occurred_on.isoformat(), entry.domain]
-    tail = [entry.summary, entry.entry_id]
-    exercises = entry.data.get("exercises")
-    cardio = entry.data.get("cardio")
-    wrote = False
-    if isinstance(exercises, list) and exercises:
-        for ex in exercises:
-            if not isinstance(ex, Mapping):
-                continue
-            name, unit = _text(ex.get("name")), _text(ex.get("weight_unit"))
-            details = ex.get("set_details") if isinstance(ex.get("set_details"), list) else []
-            if not details:
-                yield [*head, name, "", "", unit, "", _pairs([("sets", ex.get("sets"))]), *tail]
-                wrote = True
-                continue
-            for d in details:
-                if not isinstance(d, Mapping):
-                    continue
-                extras = _pairs((k, v) for k, v in d.items() if k not in _SET_KEYS)
-                row = [_text(d.get("set_num")), _text(d.get("weight")), unit, _text(d.get("reps")), extras]
-                yield [*head, name, *row, *tail]
-                wrote = True
-    if wrote and isinstance(cardio, list):
-        # Cardio inside a strength workout; a cardio-only entry is one row with its metrics.
-        for c in cardio:
-            if isinstance(c, Mapping):
-                extras = _pairs([("distance_km", c.get("distance_km")), ("duration", c.get("duration"))])
-                yield [*head, _text(c.get("name")), "", "", "", "", extras, *tail]
-                wrote = True
-    if not wrote:
-        yield [*head, "", "", "", "", "", _metrics(entry.data.get("metrics")), *tail]
+    return (_row(line) for line in set_lines(entry))
 
 
 def to_csv(entries: Sequence[Entry]) -> str:
@@ -111,4 +94,8 @@ def to_json(entries: Sequence[Entry]) -> str:
 
 def render(entries: Sequence[Entry], fmt: ExportFormat) -> str:
     """The export file's text."""
-    return to_csv(entries) if fmt == "csv" else to_json(entries)
+    if fmt == "json":
+        return to_json(entries)
+    if fmt == "strong":
+        return to_strong(entries)
+    return to_csv(entries)

@@ -3,8 +3,13 @@ in a confirmation comes from the parsed data, never from the model's prose."""
 
 from __future__ import annotations
 
-from engine.entries.model import ExerciseLog
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
 from engine.agents.schemas import ParserOutput
+from engine.entries.model import ExerciseLog, Metric
 
 
 def _num(x: float) -> str:
@@ -42,3 +47,29 @@ def summarize(parsed: ParserOutput) -> str:
         body = ", ".join(f"{m.name.replace('_', ' ')} {m.value}{' ' + m.unit if m.unit else ''}" for m in parsed.metrics)
         return f"{parsed.activity_type}: {body}"
     return parsed.summary.strip()[:120] or parsed.activity_type
+
+
+def summary_of(data: Mapping[str, Any], fallback: str = "") -> str:
+    """The summary of stored data (as after a correction): its exercises, then its cardio, else ``fallback``.
+
+    Written the way the parser's and the importers' entries are summarized, so
+    a corrected entry reads like one logged that way.
+    """
+    parts: list[str] = []
+    for ex in data.get("exercises") or []:
+        try:
+            parts.append(exercise_line(ExerciseLog.model_validate(ex)))
+        except ValidationError:
+            continue  # a shape this version cannot read is left out of the line, never a crash
+    for c in data.get("cardio") or []:
+        if not isinstance(c, Mapping):
+            continue
+        metrics = [Metric(name="distance_km", value=f"{c['distance_km']:g}", unit="km")] if c.get("distance_km") else []
+        if c.get("duration"):
+            metrics.append(Metric(name="duration", value=str(c["duration"])))
+        cardio = ParserOutput.model_construct(
+            activity_type=str(c.get("name", "")), domain="", exercises=[], metrics=metrics, date_text="",
+            notes="", summary="", missing=[], status="parsed",
+        )  # fmt: skip
+        parts.append(summarize(cardio))
+    return "; ".join(parts) or fallback

@@ -1,8 +1,12 @@
 """Deterministic facts about a person's entries, computed in code for the answer.
 
-The model may only repeat numbers; every number it may say is computed here
-and handed over as a :class:`Fact` (``facts_text`` renders them for the prompt,
-``engine.grounding`` checks the answer against them).
+The model states no numbers: every value an answer may use is computed here
+and handed over as a :class:`Fact`, which the answer refers to by id
+(:mod:`engine.query.references`) and code renders (``facts_text`` shows them
+to the agents that judge rather than write). Facts over the person's whole
+history or a named period come from indexed SQL aggregates
+(:mod:`engine.facts.history` over :mod:`engine.store.history`); the ones
+here are computed over retrieved entries.
 
 Rules:
 

@@ -70,4 +70,4 @@ def _best_bout(bouts: list[_Bout], get: Callable[[_Bout], float | None]) -> _Bou
 
 def _bout_fact(key: str, label: str, value: float, unit: str, display: str, b: _Bout) -> Fact:
     return Fact(key=key, label=label, value=value, unit=unit, display=display, on=b.day, dates=[b.day],
-                entry_ids=[b.entry_id])
+                entry_ids=[b.entry_id], lower_is_better=unit.startswith("min/"))

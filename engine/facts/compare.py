@@ -65,14 +65,14 @@ def _compare(lift: _Lift) -> list[Fact]:
                 Fact(
                     key=f"{name}.vs_{side}.{m.key}", label=f"change in {m.noun} of {name}, {vs}{verdict}{note}",
                     value=delta, unit=delta_unit, display=_with_unit(_signed(delta), delta_unit),
-                    dates=dates, entry_ids=ids,
+                    dates=dates, entry_ids=ids, change=True,
                 )
             )
             if (pct := _pct(delta, then)) is not None:
                 out.append(
                     Fact(
                         key=f"{name}.vs_{side}.{m.key}_pct", label=f"change in {m.noun} of {name} in percent, {vs}",
-                        value=pct, unit="%", display=_signed(pct) + "%", dates=dates, entry_ids=ids,
+                        value=pct, unit="%", display=_signed(pct) + "%", dates=dates, entry_ids=ids, change=True,
                     )
                 )
     return out

@@ -30,3 +30,9 @@ class Fact(BaseModel):
     """The date of the entry it comes from, when it comes from one."""
     dates: list[date] = Field(default_factory=list)
     entry_ids: list[str] = Field(default_factory=list)
+    scope: tuple[date, date] | None = None
+    """The days a whole-history or period fact covers (first, last); None for facts over retrieved entries."""
+    change: bool = False
+    """A difference between two values (latest vs previous, first vs latest): direction words follow its sign."""
+    lower_is_better: bool = False
+    """A fall is an improvement (pace, time)."""

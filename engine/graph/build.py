@@ -29,7 +29,7 @@ def build_graph(deps: Deps) -> StateGraph[State]:
         "wait_user": log.wait_user,
         "cancelled": log.cancelled,
         "remember": log.remember,
-        "chat": log.chat,
+        "chat": query.chat,
         # LOG
         "parse": log.parse,
         "clarify": log.clarify,
@@ -57,7 +57,9 @@ def build_graph(deps: Deps) -> StateGraph[State]:
     g.add_conditional_edges("route", r.after_route, ["parse", "chat", "build_context"])
     # a pause for the person resumes where the question came from
     g.add_conditional_edges(
-        "wait_user", r.after_wait_user, ["cancelled", "parse", "store_note", "analyze", "synthesize", "form_task"]
+        "wait_user",
+        r.after_wait_user,
+        ["cancelled", "parse", "store_note", "analyze", "retrieve", "synthesize", "form_task"],
     )
     # LOG
     g.add_conditional_edges("parse", r.after_parse, ["store", "clarify", "store_note"])
@@ -69,7 +71,7 @@ def build_graph(deps: Deps) -> StateGraph[State]:
     g.add_edge("retrieve", "analyze")
     g.add_conditional_edges("analyze", r.after_analyze, ["expand_domain", "synthesize", "clarify_query", "plan"])
     g.add_conditional_edges("expand_domain", r.after_expand_domain, ["plan", "clarify_query", "retrieve", "synthesize"])
-    g.add_conditional_edges("clarify_query", r.after_clarify_query, ["wait_user", "synthesize"])
+    g.add_conditional_edges("clarify_query", r.after_clarify_query, ["wait_user", "retrieve", "synthesize"])
     g.add_conditional_edges("synthesize", r.after_synthesize, ["evaluate", "finish"])
     g.add_conditional_edges("evaluate", r.after_evaluate, ["finish", "synthesize", "plan"])
     # TASK and CORRECTION
@@ -77,7 +79,9 @@ def build_graph(deps: Deps) -> StateGraph[State]:
     g.add_edge("approval", "record_decision")
     g.add_conditional_edges("record_decision", r.after_approval, ["execute", "form_task", "remember"])
     # every turn ends by remembering the exchange
-    for last in ("store_note", "chat", "cancelled", "finish", "execute"):
+    # CHAT about the person's data answers through the QUERY flow
+    g.add_conditional_edges("chat", r.after_chat, ["remember", "build_context"])
+    for last in ("store_note", "cancelled", "finish", "execute"):
         g.add_edge(last, "remember")
     g.add_edge("remember", END)
     return g

@@ -1,5 +1,6 @@
 """Nodes of the LOG flow: ROUTE → PARSE → (CLARIFY → WAIT_USER)* → STORE (ARCHITECTURE §3),
-plus CHAT, the shared WAIT_USER pause and REMEMBER.
+plus the shared WAIT_USER pause and REMEMBER (CHAT is in ``query_nodes``: a chat about the
+person's data answers through the query flow).
 
 Nodes change state; the routers in ``routes.py`` only read it. Side effects (storing)
 live in their own nodes after any interrupt and are keyed by the turn, so a
@@ -13,7 +14,6 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from engine.agents.chat import chat
 from engine.agents.clarifier import clarify
 from engine.agents.parser import parse
 from engine.agents.router import route
@@ -25,16 +25,17 @@ from engine import interrupts
 from engine.graph.state import State, dump, emit, parsed_of, pending_ask
 from engine.interrupts import AskQuestion, Cancelled
 from engine.outcomes import Logged, LoggedEntry, Notice
-from engine.outcomes import Answer as AnswerOutcome
 from engine.graph.deps import Deps
 from engine.entries.model import NewEntry
 from engine.entries.summaries import summarize
 
 FALLBACK_DOMAIN = "general_fitness"
+EMPTY_PARSE = "what was done"
+"""The gap of a parse that read nothing."""
 
 
 class LogNodes:
-    """Nodes of the LOG flow, CHAT, the pause for a person, and the end of every turn."""
+    """Nodes of the LOG flow, the pause for a person, and the end of every turn."""
 
     def __init__(self, deps: Deps) -> None:
         self.d = deps
@@ -48,14 +49,32 @@ class LogNodes:
 
     async def parse(self, state: State) -> dict[str, Any]:
         ctx = self.d.selector.build_active_context(state.get("domains"))
+        registry = self.d.selector.registry
         out = await parse(
-            self.d.llm, ctx, state["text"], date.fromisoformat(state["today"]), state.get("answers", [])
+            self.d.llm,
+            ctx,
+            state["text"],
+            date.fromisoformat(state["today"]),
+            state.get("answers", []),
+            known_domains=registry.names,
         )
+        if is_empty(out):
+            # A schema-valid reply that read nothing is no entry: ask what was meant (see `clarify`).
+            out = out.model_copy(update={"status": "needs_clarification", "missing": [EMPTY_PARSE]})
         return {"parsed": dump(out)}
 
     async def clarify(self, state: State) -> dict[str, Any]:
-        ctx = self.d.selector.build_active_context(state.get("domains"))
         parsed = parsed_of(state)
+        if parsed is not None and is_empty(parsed):
+            # Nothing was read, so there is nothing for the Clarifier to be specific about: ask in code.
+            payload = interrupts.ask(
+                [AskQuestion(text=texts.what_was_meant(state["text"]), gap=EMPTY_PARSE)],
+                why=texts.EMPTY_PARSE_WHY,
+                if_declined=texts.EMPTY_PARSE_DECLINED,
+                asked_by=state["user"],
+            )
+            return {"ask": dump(payload), "ask_origin": "log", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
+        ctx = self.d.selector.build_active_context(state.get("domains"))
         out = await clarify(self.d.llm, ctx, state["text"], parsed.missing if parsed else [])
         payload = interrupts.ask(
             [AskQuestion(text=q.question, options=q.options, gap=q.gap_addressed) for q in out.questions],
@@ -93,7 +112,9 @@ class LogNodes:
     async def store(self, state: State) -> dict[str, Any]:
         parsed = ParserOutput.model_validate(state["parsed"])
         today = date.fromisoformat(state["today"])
-        ctx = self.d.selector.build_active_context(state.get("domains"))
+        # The parser's domain is what the entry is; its vocabulary finds the entry's terms.
+        domains = [parsed.domain, *(d for d in state.get("domains") or [] if d != parsed.domain)]
+        ctx = self.d.selector.build_active_context(domains)
         on, date_notice = _occurred_on(parsed.date_text, state["text"], today)
         text = state["text"] + "".join(f"\n{a['answer']}" for a in state.get("answers", []))
         data = parsed.model_dump(mode="json", exclude={"status", "missing", "summary", "date_text"})
@@ -134,10 +155,6 @@ class LogNodes:
         stored = await self.d.entries.add(state["user"], [entry])
         return emit(state, _logged(stored))
 
-    async def chat(self, state: State) -> dict[str, Any]:
-        out = await chat(self.d.llm, state["text"])
-        return emit(state, AnswerOutcome(text=out.reply))
-
     async def cancelled(self, state: State) -> dict[str, Any]:
         return emit(state, Notice(text=texts.CANCELLED_MESSAGE, code="cancelled"))
 
@@ -153,13 +170,19 @@ class LogNodes:
         return {"history": history[-keep:] if keep else []}
 
 
+def is_empty(parsed: ParserOutput) -> bool:
+    """No exercise, no measure and no note: the parse says nothing that could be stored."""
+    return not parsed.exercises and not parsed.metrics and not parsed.notes.strip()
+
+
 def _occurred_on(date_text: str, text: str, today: date) -> tuple[date, str]:
-    """The entry's date from the words, in code; a bad or future date is stored as today, with a note."""
+    """The entry's date from the words, in code; a bad or future date is stored as today, a guessed one
+    (a bare ``10/5``) on that date, each with a note saying which date was used."""
     mention = (resolve_date(date_text, today) if date_text else None) or resolve_date(text, today)
     if mention is None:
         return today, ""
     if mention.status == "ok" and mention.on is not None:
-        return mention.on, ""
+        return mention.on, texts.date_read_as(mention.phrase, mention.on) if mention.ambiguous else ""
     if mention.status == "invalid":
         return today, texts.date_not_placed(mention.phrase, today)
     return today, texts.date_in_future(mention.phrase, today)

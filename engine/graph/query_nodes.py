@@ -1,9 +1,14 @@
 """Nodes of the QUERY flow (ARCHITECTURE §3): BUILD_CONTEXT → PLAN → RETRIEVE → ANALYZE →
-(EXPAND_DOMAIN | CLARIFY → WAIT_USER) → SYNTHESIZE → EVALUATE → FINISH.
+(EXPAND_DOMAIN | CLARIFY → WAIT_USER) → SYNTHESIZE → EVALUATE → FINISH, and CHAT.
 
 Nodes change state; the routers in ``routes.py`` only read it. Numbers come
-from code (``engine.facts``); the Evaluator's number check is deterministic
-(``engine.grounding``) and only a grounded answer is shown to the model.
+from code: RETRIEVE computes facts over the retrieved window and over the
+whole history (indexed SQL), and offers them with entries and the
+question's own values as a table of references (``{F3}``). The Synthesizer
+refers to them; EVALUATE checks its text structurally in code
+(:mod:`engine.query.grounding`) before any model judges it; FINISH renders
+the values in the person's language, or writes the answer from the facts
+when no grounded text came.
 """
 
 from __future__ import annotations
@@ -13,29 +18,35 @@ from typing import Any
 
 import structlog
 
+from engine import interrupts, texts
 from engine.agents.analyzer import analyze
+from engine.agents.chat import chat
 from engine.agents.clarifier import clarify
 from engine.agents.evaluator import evaluate
 from engine.agents.planner import plan
-from engine.agents.schemas import EvaluatorOutput, Gap, SynthesizerOutput
+from engine.agents.schemas import EvaluatorOutput, Gap, RetrievalInstruction, SynthesizerOutput
 from engine.agents.synthesizer import synthesize
 from engine.domains.registry import ActiveDomainContext
 from engine.facts import Fact, compute_facts, facts_text
 from engine.graph.deps import Deps
-from engine import interrupts, texts
 from engine.graph.routes import user_only_gaps
-from engine.graph.state import State, analysis_of, draft_of, dump, emit, plan_of
+from engine.graph.state import State, analysis_of, draft_of, dump, emit, plan_of, refs_of
 from engine.interrupts import AskQuestion
-from engine.query.grounding import check_numbers
-from engine.outcomes import Answer, Citation, Notice
+from engine.outcomes import Answer, Notice
+from engine.query.answering import answer_outcome, question_values, table_for
+from engine.query.asking import asks_about_data, domains_for, shows_list, states_data
+from engine.query.grounding import GroundingReport, check_text
+from engine.query.periods import Period, read_periods
 from engine.query.questions import QuestionShape, read_question
+from engine.query.records import history_facts, merge
+from engine.query.render import language_of, render_text
 from engine.query.retrieval import RetrievalResult, Retriever, normalize_instructions
-from engine.entries.model import Entry
+from engine.store.bouts import BoutStore
+from engine.store.history import HistoryStore
 
 log = structlog.get_logger("engine.query")
 
 FALLBACK_DOMAIN = "general_fitness"
-MAX_CITATIONS = 10
 
 
 class QueryNodes:
@@ -44,30 +55,38 @@ class QueryNodes:
     def __init__(self, deps: Deps) -> None:
         self.d = deps
         self.retriever = Retriever(deps.entries)
+        self._stores: tuple[HistoryStore, BoutStore] | None = None
 
     def _ctx(self, state: State) -> ActiveDomainContext:
         return self.d.selector.build_active_context(state.get("domains") or [])
 
-    async def _entries(self, state: State) -> list[Entry]:
-        ids = (state.get("retrieval") or {}).get("entry_ids", [])
-        return await self.d.entries.by_ids(state["user"], ids)
+    @property
+    def _history(self) -> tuple[HistoryStore, BoutStore]:
+        # Made on first use: the graph is also built without a store, only to be drawn.
+        if self._stores is None:
+            self._stores = (HistoryStore(self.d.entries.db), BoutStore(self.d.entries.db))
+        return self._stores
 
-    @staticmethod
-    def _facts(state: State) -> list[Fact]:
-        return [Fact.model_validate(f) for f in state.get("facts", [])]
+    def _read(self, state: State, ctx: ActiveDomainContext) -> dict[str, Any]:
+        """The question read in code with the active vocabulary: its shape and the periods it names."""
+        today = date.fromisoformat(state["today"])
+        shape = read_question(state["text"], ctx, today)
+        named = shape.date.phrase if shape.date is not None else ""
+        periods = [p for p in read_periods(state["text"], today) if not (named and (p.phrase in named or named in p.phrase))]
+        return {"shape": dump(shape), "periods": [dump(p) for p in periods]}
 
     async def build_context(self, state: State) -> dict[str, Any]:
         domains = list(state.get("domains") or [])
         if not domains and self.d.selector.registry.get(FALLBACK_DOMAIN):
             domains = [FALLBACK_DOMAIN]
         ctx = self.d.selector.build_active_context(domains)
-        today = date.fromisoformat(state["today"])
-        shape = read_question(state["text"], ctx, today)
         update: dict[str, Any] = {
             "domains": ctx.domains_loaded,
             "domain_expansion_history": list(ctx.domains_loaded),
-            "shape": dump(shape),
+            "language": language_of(state["text"]),
+            **self._read(state, ctx),
         }
+        shape = QuestionShape.model_validate(update["shape"])
         if shape.date is not None and shape.date.status == "invalid":
             notice = Notice(text=texts.not_on_calendar(shape.date.phrase), code="bad_date")
             update.update(halt=True, **emit(state, notice))
@@ -99,37 +118,47 @@ class QueryNodes:
 
     async def retrieve(self, state: State) -> dict[str, Any]:
         ctx = self._ctx(state)
+        today = date.fromisoformat(state["today"])
         shape = QuestionShape.model_validate(state["shape"])
+        periods = [Period.model_validate(p) for p in state.get("periods", [])]
         planned_out = plan_of(state)
-        planned = planned_out.retrieval_instructions if planned_out else []
-        instructions = normalize_instructions(planned, shape)
+        planned = list(planned_out.retrieval_instructions) if planned_out else []
+        if shows_list(state["text"]) and shape.wanted:
+            # "Show me my bench workouts" lists them all, by term, whatever the Planner chose.
+            planned.insert(0, RetrievalInstruction(strategy="keyword", terms=shape.wanted))
+        instructions = normalize_instructions(planned, shape, ctx)
         result, entries = await self.retriever.run(
-            state["user"],
-            instructions,
-            date.fromisoformat(state["today"]),
-            shape.terms,
-            min_days=2 if shape.is_comparison else 1,
+            state["user"], instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1
         )
-        exercises = [t for t in shape.terms if t in ctx.vocabulary.canonicals] or None
-        facts = compute_facts(entries, exercises=exercises, today=date.fromisoformat(state["today"]))
+        exercises = [t for t in shape.wanted if t in ctx.vocabulary.canonicals] or None
+        window = compute_facts(entries, exercises=exercises, today=today)
+        stated = question_values(state["text"], shape, periods)
+        history, bouts = self._history
+        whole = await history_facts(
+            history, bouts, state["user"], state["text"], shape, periods, stated, ctx.domains_loaded, today
+        )
+        facts = merge(whole, window)
+        table = table_for(facts, entries, stated, shape, periods)
         log.info(
             "retrieval.done",
             attempts=[(a.strategy, a.expansion_tier, a.found) for a in result.attempts],
             entries=len(entries),
             facts=len(facts),
+            history_facts=len(whole),
         )
-        return {"retrieval": dump(result), "facts": [dump(f) for f in facts]}
+        return {"retrieval": dump(result), "facts": [dump(f) for f in facts], "refs": dump(table)}
 
     async def analyze(self, state: State) -> dict[str, Any]:
         ctx = self._ctx(state)
-        entries = await self._entries(state)
+        ids = (state.get("retrieval") or {}).get("entry_ids", [])
+        entries = await self.d.entries.by_ids(state["user"], ids)
         retrieval = RetrievalResult.model_validate(state.get("retrieval") or {})
         out = await analyze(
             self.d.llm,
             ctx,
             self.d.selector.registry,
             state["text"],
-            facts_text(self._facts(state)),
+            facts_text(Fact.model_validate(f) for f in state.get("facts", [])),
             entries,
             state.get("user_responses", {}),
             retrieval.warnings,
@@ -158,13 +187,15 @@ class QueryNodes:
             "domain_expansion_history": [*history, *new],
             "expansion_request": [],
             "is_partial": False,
+            # The question's words are read again with the merged vocabulary (단백질 is protein now).
+            **self._read(state, ctx),
         }
 
     async def clarify_query(self, state: State) -> dict[str, Any]:
         gaps = user_only_gaps(state)
         if not gaps:
             planned = plan_of(state)
-            if planned is None or planned.next_action != "clarify":
+            if planned is None or planned.next_action != "clarify" or state.get("declined"):
                 return {"ask": None}
             gaps = [Gap(description=planned.reasoning or "what you mean", gap_type="clarification")]
         out = await clarify(self.d.llm, self._ctx(state), state["text"], [g.description for g in gaps[:3]])
@@ -180,10 +211,11 @@ class QueryNodes:
         return {"ask": dump(payload), "ask_origin": "query", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
 
     async def synthesize(self, state: State) -> dict[str, Any]:
-        entries = await self._entries(state)
+        table = refs_of(state)
         shape = QuestionShape.model_validate(state["shape"])
-        if not entries:
-            draft = SynthesizerOutput(answer=texts.no_entries_for(shape.terms), dates_used=[])
+        lang = state.get("language", "en")
+        if not table.has_data:
+            draft = SynthesizerOutput(answer=texts.no_entries_for(shape.terms, lang))
             return {"draft": dump(draft), "answered_by_code": True}
         notes = list(RetrievalResult.model_validate(state.get("retrieval") or {}).warnings)
         if state.get("declined") and state.get("fallback"):
@@ -194,61 +226,70 @@ class QueryNodes:
             self.d.llm,
             self._ctx(state),
             state["text"],
-            facts_text(self._facts(state)),
-            entries,
+            table.prompt(),
             state.get("user_responses", {}),
             notes,
             state.get("feedback", ""),
+            lang,
         )
         return {"draft": dump(out), "answered_by_code": False}
 
     async def evaluate(self, state: State) -> dict[str, Any]:
         draft = SynthesizerOutput.model_validate(state["draft"])
-        entries = await self._entries(state)
-        facts = self._facts(state)
-        allowed = [state["text"], *state.get("user_responses", {}).values(), state["today"]]
-        report = check_numbers(draft.answer, facts, entries, extra_allowed=allowed)
+        table = refs_of(state)
+        report = check_text(draft.answer, table)
         retries = state.get("eval_retries", 0) + 1
         if not report.ok:
             # Deterministic failure: no need to ask the model why.
-            feedback = (
-                "These numbers are not in the facts or entries: "
-                + ", ".join(report.ungrounded)
-                + ". Use only the numbers given, written as given."
-            )
             verdict = EvaluatorOutput(
-                accuracy="fail", relevance="pass", safety="pass", completeness="pass", feedback=feedback, verdict="fail"
+                accuracy="fail", relevance="pass", safety="pass", completeness="pass",
+                feedback=report.feedback(), verdict="fail",
             )
         else:
+            shown = render_text(draft.answer, table, "en", attached=report.attached)
             verdict = await evaluate(
-                self.d.llm,
-                self._ctx(state),
-                state["text"],
-                draft.answer,
-                facts_text(facts),
-                entries,
-                state.get("user_responses", {}),
+                self.d.llm, self._ctx(state), state["text"], shown, table.prompt(), state.get("user_responses", {})
             )
             checks = (verdict.accuracy, verdict.relevance, verdict.safety, verdict.completeness)
             if verdict.verdict == "pass" and "fail" in checks:
                 verdict = verdict.model_copy(update={"verdict": "fail"})
-        log.info("evaluation", verdict=verdict.verdict, ungrounded=report.ungrounded, attempt=retries)
-        return {"evaluation": dump(verdict), "feedback": verdict.feedback, "eval_retries": retries}
+        log.info(
+            "evaluation", verdict=verdict.verdict, numbers=report.numbers, unknown=report.unknown,
+            directions=report.directions, attempt=retries,
+        )
+        return {
+            "evaluation": dump(verdict), "feedback": verdict.feedback, "eval_retries": retries,
+            "grounding": dump(report),
+        }
 
     async def finish(self, state: State) -> dict[str, Any]:
         draft = draft_of(state)
-        evaluation = state.get("evaluation") or {}
-        entries = await self._entries(state)
-        used = set(draft.dates_used if draft else [])
-        cited = [e for e in entries if e.occurred_on.isoformat() in used] or entries
-        citations = [
-            Citation(title=f"{e.occurred_on.isoformat()} · {e.summary}", ref=f"entry:{e.entry_id}", on=e.occurred_on)
-            for e in cited[-MAX_CITATIONS:]
-        ]
-        failed = bool(evaluation) and evaluation.get("verdict") != "pass"
-        answer = Answer(
-            text=draft.answer if draft else "",
-            citations=citations,
-            partial=bool(state.get("is_partial")) or failed,
+        report = state.get("grounding")
+        answer = await answer_outcome(
+            self.d.entries,
+            state["user"],
+            refs_of(state),
+            self._ctx(state),
+            state.get("language", "en"),
+            draft.answer if draft else "",
+            by_code=bool(state.get("answered_by_code")),
+            report=GroundingReport.model_validate(report) if report else None,
+            evaluation=state.get("evaluation") or {},
+            partial=bool(state.get("is_partial")),
         )
         return emit(state, answer)
+
+    async def chat(self, state: State) -> dict[str, Any]:
+        """A CHAT reply; a question about the person's data, or a reply stating it, goes to the query flow."""
+        registry = self.d.selector.registry
+        everything = self.d.selector.build_active_context(registry.names)
+        shape = read_question(state["text"], everything, date.fromisoformat(state["today"]))
+        if asks_about_data(state["text"], shape):
+            log.info("chat.rerouted", reason="asks about their data")
+            return {"intent": "QUERY", "domains": domains_for(shape, registry)}
+        out = await chat(self.d.llm, state["text"])
+        if states_data(out.reply, everything):
+            # The reply would state their numbers unchecked: answer through the query flow instead.
+            log.info("chat.rerouted", reason="reply states their data")
+            return {"intent": "QUERY", "domains": domains_for(shape, registry)}
+        return emit(state, Answer(text=out.reply))

@@ -51,7 +51,7 @@ class Routes:
 
     def after_wait_user(
         self, state: State
-    ) -> Literal["cancelled", "parse", "store_note", "analyze", "synthesize", "form_task"]:
+    ) -> Literal["cancelled", "parse", "store_note", "analyze", "retrieve", "synthesize", "form_task"]:
         if state.get("cancelled"):
             return "cancelled"
         origin = state.get("ask_origin")
@@ -59,8 +59,15 @@ class Routes:
             # Answered or declined, task formation decides again (a decline downgrades to a WorkPlan).
             return "form_task"
         if origin == "query":
-            return "synthesize" if state.get("declined") else "analyze"
+            if not state.get("declined"):
+                return "analyze" if state.get("retrieval") is not None else "retrieve"
+            # Declined: answer with the fallback, from the entries (fetched first if the question came before).
+            return "synthesize" if state.get("retrieval") is not None else "retrieve"
         return "store_note" if state.get("declined") else "parse"
+
+    def after_chat(self, state: State) -> Literal["remember", "build_context"]:
+        # CHAT found to be about the person's data answers through the query flow.
+        return "build_context" if state.get("intent") == "QUERY" else "remember"
 
     # ------------------------------------------------------------------ QUERY
 
@@ -73,7 +80,7 @@ class Routes:
         action = (state.get("plan") or {}).get("next_action", "retrieve")
         if action == "expand_domain":
             return "expand_domain"
-        if action == "clarify":
+        if action == "clarify" and not state.get("declined") and state.get("clarify_rounds", 0) < self.max_clarify_rounds:
             return "clarify_query"
         if action == "synthesize" and state.get("retrieval") is not None:
             return "synthesize"
@@ -104,8 +111,11 @@ class Routes:
             return "retrieve"
         return "synthesize"
 
-    def after_clarify_query(self, state: State) -> Literal["wait_user", "synthesize"]:
-        return "wait_user" if pending_ask(state) is not None else "synthesize"
+    def after_clarify_query(self, state: State) -> Literal["wait_user", "retrieve", "synthesize"]:
+        if pending_ask(state) is not None:
+            return "wait_user"
+        # Nothing to ask: answer from the entries, fetching them first if nothing was fetched yet.
+        return "synthesize" if state.get("retrieval") is not None else "retrieve"
 
     def after_synthesize(self, state: State) -> Literal["evaluate", "finish"]:
         # An answer written by code has nothing for the model to check.

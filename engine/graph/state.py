@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from engine.agents.context import ClarificationItem, HistoryItem
 from engine.agents.schemas import AnalyzerOutput, ParserOutput, PlannerOutput, SynthesizerOutput
 from engine.interrupts import AskPayload
+from engine.query.references import RefTable
 
 
 class State(TypedDict, total=False):
@@ -47,6 +48,14 @@ class State(TypedDict, total=False):
     # --- per turn, query flow ---
     shape: dict[str, Any] | None
     """QuestionShape: what code read from the question."""
+    periods: list[dict[str, Any]]
+    """Periods the question names (``Period``: March 2021, last year, ever)."""
+    language: str
+    """``en`` or ``ko``: the question's language, which the answer and its values are written in."""
+    refs: dict[str, Any] | None
+    """RefTable: the values an answer may refer to ({F3}), built by RETRIEVE."""
+    grounding: dict[str, Any] | None
+    """GroundingReport of the last draft (the structural check)."""
     domain_expansion_history: list[str]
     expansion_request: list[str]
     is_partial: bool
@@ -102,6 +111,10 @@ def fresh_turn(
         outcomes=[],
         halt=False,
         shape=None,
+        periods=[],
+        language="en",
+        refs=None,
+        grounding=None,
         domain_expansion_history=[],
         expansion_request=[],
         is_partial=False,
@@ -152,6 +165,12 @@ def analysis_of(state: State) -> AnalyzerOutput | None:
 def draft_of(state: State) -> SynthesizerOutput | None:
     draft = state.get("draft")
     return SynthesizerOutput.model_validate(draft) if draft else None
+
+
+def refs_of(state: State) -> RefTable:
+    """The values this turn's answer may refer to (empty before RETRIEVE)."""
+    refs = state.get("refs")
+    return RefTable.model_validate(refs) if refs else RefTable()
 
 
 def dump(model: BaseModel) -> dict[str, Any]:

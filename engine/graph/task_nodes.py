@@ -1,15 +1,19 @@
 """Nodes of task formation and the approval gate (ARCHITECTURE §3): FORM_TASK → (CLARIFY →
 WAIT_USER)* → APPROVAL → EXECUTE. Nothing changes until the person approves.
 
-FORM_TASK is a bounded loop (never recursive): it investigates (entries and
-facts over widening windows, the domain's expertise) and re-forms until the
-gate passes, or it stops at ``max_attempts`` / ``max_time_ms`` / two rounds
-gaining less than ``delta_min``. Then it asks the person, or downgrades the
-TaskSheet to a WorkPlan that is only shown.
+FORM_TASK is a bounded loop (never recursive): it investigates what the
+domain's ``investigation_tools`` allow (entries and facts over widening
+windows, the expertise and rule lines) and re-forms until the gate passes, or
+it stops at ``max_attempts``, at two rounds gaining less than ``delta_min``,
+or at ``max_time_ms``, a deadline on the whole loop that cancels a model call
+still running. Evidence is checked in code (:mod:`engine.tasks.evidence`);
+the plan's text refers to values by id (:mod:`engine.tasks.wording`). Then it
+asks the person, or downgrades the TaskSheet to a WorkPlan that is only shown.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
@@ -21,13 +25,21 @@ from engine.agents.former import form
 from engine.tasks.model import Patch, TaskSheet, WorkPlan
 from engine.agents.task_schemas import TaskFormationOutput
 from engine.domains.model import Domain
-from engine.facts import compute_facts, facts_text
+from engine.domains.registry import ActiveDomainContext
+from engine.entries.model import Entry
+from engine.facts import Fact, compute_facts
 from engine.graph.deps import Deps
 from engine import interrupts, texts
 from engine.graph.state import State, dump, emit
 from engine.interrupts import ApprovalPayload, AskQuestion, Cancelled
 from engine.outcomes import Answer, Logged, LoggedEntry, Notice
-from engine.tasks.formation import check_evidence, check_ops, confidence, gate, patch_id_for, stagnated
+from engine.query.answering import names_for
+from engine.query.number_reading import stated_values
+from engine.query.references import RefTable, build_table
+from engine.query.render import language_of
+from engine.tasks.evidence import add_rule_lines, check_evidence
+from engine.tasks.formation import check_ops, confidence, gate, patch_id_for, stagnated
+from engine.tasks.wording import wording_problems, worded
 
 log = structlog.get_logger("engine.tasks")
 MAX_TASK_QUESTIONS_ROUNDS = 2
@@ -54,61 +66,93 @@ class TaskNodes:
     async def _event(self, state: State, kind: str, detail: str) -> None:
         await self.d.patches.record_event(state["conversation"], state["user"], kind, detail)
 
+    async def _investigate(
+        self, state: State, domain: Domain, ctx: ActiveDomainContext, attempt: int
+    ) -> tuple[list[Entry], list[Fact], RefTable]:
+        """One round's reading, limited to the domain's ``investigation_tools``: entries over a widening
+        window, facts computed from them, the expertise and rule lines; and the request's own values."""
+        tools = set(domain.investigation_tools)
+        today = date.fromisoformat(state["today"])
+        profile = domain.retrieval_profile
+        days = profile.days[min(attempt, len(profile.days) - 1)]
+        # Entries are read even without the tool: a correction must find the entry it corrects.
+        entries = await self.d.entries.between(
+            state["user"], today - timedelta(days=days - 1), today, limit=profile.max_entries
+        )
+        facts = compute_facts(entries, today=today) if "facts" in tools else []
+        shown = entries if "entries" in tools else []
+        table = build_table(facts, shown, [v.text for v in stated_values(state["text"])])
+        if "expertise" in tools:
+            add_rule_lines(table, ctx)
+        return entries, facts, table
+
     async def form_task(self, state: State) -> dict[str, Any]:
         domain = self._domain(state)
         ctx = self.d.selector.build_active_context(state.get("domains") or [domain.name])
         today = date.fromisoformat(state["today"])
-        budget, policy = domain.attempt_budget, domain.formation_policy
+        budget, policy, tools = domain.attempt_budget, domain.formation_policy, set(domain.investigation_tools)
         goals = "; ".join(f"{d}: {g}" for d, g in await self.d.patches.active_goals(state["user"]))
         answers = "; ".join(f"{a['question']} -> {a['answer']}" for a in state.get("answers", []))
         previous_task = state.get("task") or {}
         previous = texts.plan_text(TaskSheet.model_validate(previous_task)) if previous_task.get("kind") == "task_sheet" else ""
-        started = time.monotonic()
+        request_terms = ctx.vocabulary.terms(state["text"])
+        # max_time_ms bounds the whole loop: a model call still running at the budget is cancelled.
+        deadline = time.monotonic() + budget.max_time_ms / 1000
         history: list[float] = []
         problems: list[str] = []
-        out: TaskFormationOutput | None = None
         result: dict[str, Any] = {}
         for attempt in range(budget.max_attempts):
-            days = domain.retrieval_profile.days[min(attempt, len(domain.retrieval_profile.days) - 1)]
-            entries = await self.d.entries.between(
-                state["user"], today - timedelta(days=days - 1), today, limit=domain.retrieval_profile.max_entries
-            )
-            now = datetime.now(timezone.utc).isoformat()
-            out = await form(
-                self.d.llm,
-                ctx,
-                intent=state.get("intent", "TASK"),
-                request=state["text"],
-                today=today,
-                allowed_ops=domain.tool_profile.allowed_ops,
-                entries=entries,
-                facts=facts_text(compute_facts(entries, today=today)),
-                goals=goals,
-                answers=answers,
-                previous=previous,
-                feedback=state.get("revision_feedback", ""),
-                problems=problems,
-            )
+            entries, facts, table = await self._investigate(state, domain, ctx, attempt)
+            now = datetime.now(timezone.utc)
+            try:
+                out = await asyncio.wait_for(
+                    form(
+                        self.d.llm,
+                        ctx,
+                        intent=state.get("intent", "TASK"),
+                        request=state["text"],
+                        today=today,
+                        allowed_ops=domain.tool_profile.allowed_ops,
+                        lines=table.prompt(["rule"]) if "expertise" in tools else "(not available for this domain)",
+                        values=table.prompt(["fact", "entry", "question"]),
+                        goals=goals,
+                        answers=answers,
+                        previous=previous,
+                        feedback=state.get("revision_feedback", ""),
+                        problems=problems,
+                    ),
+                    timeout=max(0.0, deadline - time.monotonic()),
+                )
+            except TimeoutError:
+                log.warning("task.out_of_time", attempt=attempt + 1, budget_ms=budget.max_time_ms)
+                break
             if out.next_step == "no_task":
                 reply = Answer(text=texts.nothing_to_plan(out.reasoning))
                 return {"task": None, "ask": None, **emit(state, reply)}
-            check = check_ops(out.operations, domain, ctx, entries, today, now)
-            evidence = [*check.evidence, *check_evidence(out.assumptions, entries, ctx, now)]
+            check = check_ops(out.operations, domain, ctx, entries, today, now.isoformat())
+            subjects = [op.exercise for op in check.ops if op.exercise] or request_terms
+            claims = check_evidence(
+                out.assumptions, table=table, entries=entries if "entries" in tools else [], facts=facts, ctx=ctx,
+                subjects=subjects, now=now,
+            )
+            evidence = [*check.evidence, *claims]
             conf = confidence(evidence) if not (check.problems or check.refused) else 0.0
             history.append(conf)
-            problems = [*check.problems, *check.refused, *check.needs_user]
+            wording = wording_problems(out, table)
+            problems = [*check.problems, *check.refused, *check.needs_user, *wording]
             passed = gate(conf, evidence, check, policy.confidence_threshold)
-            elapsed_ms = (time.monotonic() - started) * 1000
             await self._event(
                 state, "PLAN_PROGRESS", f"round {attempt + 1}: confidence {conf:.2f}, {len(check.ops)} changes, {len(problems)} problems"
             )
             log.info("task.round", attempt=attempt + 1, confidence=conf, passed=passed, problems=problems)
-            result = {"out": out, "check": check, "evidence": evidence, "conf": conf, "passed": passed}
-            if passed or out.next_step == "ask_user" or check.refused or check.needs_user:
+            result = {"out": out, "check": check, "evidence": evidence, "conf": conf, "passed": passed, "table": table}
+            if (passed and not wording) or out.next_step == "ask_user" or check.refused or check.needs_user:
                 break
-            if elapsed_ms > budget.max_time_ms or stagnated(history, budget.delta_min):
+            if time.monotonic() > deadline or stagnated(history, budget.delta_min):
                 break
-        assert out is not None
+        if not result:
+            reply = Answer(text=texts.planning_out_of_time(budget.max_time_ms / 1000), partial=True)
+            return {"task": None, "ask": None, **emit(state, reply)}
         return await self._decide(state, domain, result)
 
     async def _decide(self, state: State, domain: Domain, r: dict[str, Any]) -> dict[str, Any]:
@@ -116,19 +160,17 @@ class TaskNodes:
         check = r["check"]
         evidence = r["evidence"]
         conf: float = r["conf"]
-        base = dict(
-            goal=out.goal or state["text"][:120],
-            inputs=out.inputs,
-            steps=out.steps,
-            tools_required=out.tools_required,
-            expected_output=out.expected_output,
-            risk_flags=out.risk_flags,
-        )
+        table: RefTable = r["table"]
+        lang = language_of(state["text"])
+        ctx = self.d.selector.build_active_context(state.get("domains") or [domain.name])
+        shown = worded(out, table, lang, names_for(table, ctx, lang), state["text"])
+        base = shown.fields
         stateful = any(op.op in domain.formation_policy.task_sheet_for for op in check.ops)
         if r["passed"] and stateful:
             patch = Patch(patch_id=patch_id_for(state["turn_id"], state.get("revisions", 0), check.ops), ops=check.ops)
             sheet = TaskSheet(
-                **base, assumptions=[e.claim for e in evidence], evidence=evidence, patch=patch, confidence=conf
+                **base, assumptions=[e.claim for e in evidence], evidence=evidence, patch=patch, confidence=conf,
+                note=texts.PLAN_WORDING_LEFT_OUT if shown.left_out else "",
             )
             await self._event(
                 state, "PLAN_APPROVAL_REQUIRED", f"{len(patch.ops)} changes, confidence {conf:.2f}: {sheet.goal[:120]}"
@@ -136,7 +178,8 @@ class TaskNodes:
             return {"task": dump(sheet), "ask": None}
         # Not passed (or nothing to change): ask when only the person can unblock it…
         questions = list(out.questions_for_user) or list(check.needs_user)
-        if not questions:
+        if not questions and stateful:
+            # Confirming a claim matters only when something would change.
             questions = [texts.is_it_right(e.claim) for e in evidence if e.critical and e.status != "validated"][:3]
         can_ask = (
             "ask_user" in domain.interaction_tools
@@ -165,6 +208,8 @@ class TaskNodes:
         elif stateful or check.problems or check.needs_user:
             unsure = [e.claim for e in evidence if e.critical and e.status != "validated"] + check.problems + check.needs_user
             note = texts.plan_only(unsure)
+        if shown.left_out:
+            note = f"{note} {texts.PLAN_WORDING_LEFT_OUT}".strip()
         plan = WorkPlan(**base, note=note)
         citations = [s for e in evidence for s in e.sources][:10]
         answer = Answer(text=texts.plan_text(plan), citations=citations, partial=bool(note))
@@ -206,6 +251,9 @@ class TaskNodes:
         result = await self.d.patches.commit(state["user"], state["conversation"], sheet.patch)
         if not result.replay:
             await self._event(state, "COMMITTED", f"{sheet.patch.patch_id}: {len(result.lines)} changes")
+        if not result.changed:
+            # Said only when something changed: a correction that matched no set is reported as such.
+            return emit(state, Notice(text=texts.nothing_changed(result.unchanged), code="unchanged"))
         created = await self.d.entries.by_ids(state["user"], result.created)
         goal_lines = [line for line in result.lines if line.startswith("goal (")]
         done = Notice(text=texts.committed(goal_lines), code="committed")

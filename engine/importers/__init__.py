@@ -1,7 +1,10 @@
 """Bringing history in from other apps, without the model.
 
-An importer turns a file into ``NewEntry`` objects and a report
-(:mod:`engine.importers.strong`); :func:`store_imported` stores them:
+An importer turns a file into ``NewEntry`` objects and a report of every row
+left out, by line and reason (:mod:`engine.importers.strong`,
+:mod:`engine.importers.hevy`, :mod:`engine.importers.fitnotes`, sharing
+:mod:`engine.importers.common`; :func:`detect` tells them apart by the header
+and :func:`parse_export` runs the right one); :func:`store_imported` stores them:
 
 * an entry whose ``source_key`` the user already has is left alone
   ("already present"), so importing a file twice adds nothing;
@@ -17,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.importers.strong import workout_identity
+from engine.importers.common import ImportResult, RowProblem, workout_identity
+from engine.importers.detect import APPS, detect, parse_export
 from engine.store.db import Database
 from engine.store.entries import EntryStore
 from engine.entries.model import NewEntry
@@ -96,4 +100,13 @@ async def store_imported(
     return StoreReport(added=added, updated=updated, present=present)
 
 
-__all__ = ["BATCH_SIZE", "StoreReport", "store_imported"]
+__all__ = [
+    "APPS",
+    "BATCH_SIZE",
+    "ImportResult",
+    "RowProblem",
+    "StoreReport",
+    "detect",
+    "parse_export",
+    "store_imported",
+]

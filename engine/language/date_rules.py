@@ -40,6 +40,9 @@ _WORKOUT_BEFORE = re.compile(
     r"(?:(?<![a-z])(?:kgs?|lbs?|reps?|sets?|rpe)|키로|킬로|파운드|회|세트|[x×*@])\s*$",
     re.IGNORECASE,
 )
+# Denominators of the fractions people write in logs (1/2 marathon, 3/4 squats, 1/8 mile).
+_FRACTION_BOTTOMS = frozenset({2, 3, 4, 8})
+_ARTICLE_BEFORE = re.compile(r"(?<![a-z])(?:an?|the)\s+$", re.IGNORECASE)
 _WORKOUT_AFTER = re.compile(
     r"\s*(?:(?:kgs?|lbs?|reps?|sets?|rpe|km|mi)(?![a-z])"
     r"|키로|킬로|파운드|회|세트|개|[x×*%])",
@@ -175,6 +178,16 @@ def _month_name(match: re.Match[str], text: str, today: date) -> _Resolved:
     return _explicit(int(match["y"]), month, day, today)
 
 
+def _fraction_or_score(match: re.Match[str], text: str) -> bool:
+    """``1/2``, ``3/4`` (fractions), ``10/10``, ``5/5`` (scores, ratios), ``a 1/3 …``: not dates."""
+    if match.group()[len(match["m"])] != "/":
+        return False
+    top, bottom = int(match["m"]), int(match["d"])
+    return top == bottom or (bottom in _FRACTION_BOTTOMS and top < bottom) or bool(
+        _ARTICLE_BEFORE.search(text, 0, match.start())
+    )
+
+
 def _bare_month_day(match: re.Match[str], text: str, today: date) -> _Resolved | None:
     month, day = int(match["m"]), int(match["d"])
     # Out-of-range pairs ("25/30", "52.5") are scores or decimals, not dates.
@@ -182,7 +195,24 @@ def _bare_month_day(match: re.Match[str], text: str, today: date) -> _Resolved |
         return None
     if _WORKOUT_BEFORE.search(text, 0, match.start()) or _WORKOUT_AFTER.match(text, match.end()):
         return None
+    if _fraction_or_score(match, text):
+        return None
     return _yearless(month, day, today)
+
+
+_DATE_CUE_BEFORE = re.compile(r"(?<![a-z])(?:on|date|dated|since|until)\s*:?\s*$|날짜\s*:?\s*$", re.IGNORECASE)
+_DATE_CUE_AFTER = re.compile(r"\s*(?:에|일에)")
+
+
+def is_guess(handler: _Handler, text: str, start: int, end: int) -> bool:
+    """Whether the date a handler read at ``text[start:end]`` is a guess the person should hear about.
+
+    A bare ``10/5`` may be a date or two numbers, unless the words around it
+    say it is a date (``on 10/5``, ``10/5에``).
+    """
+    if handler is not _bare_month_day:
+        return False
+    return not (_DATE_CUE_BEFORE.search(text, 0, start) or _DATE_CUE_AFTER.match(text, end))
 
 
 PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
@@ -195,8 +225,8 @@ PATTERNS: tuple[tuple[re.Pattern[str], _Handler], ...] = tuple(
         (r"\b(?:the\s+)?day\s+after\s+tomorrow\b", _fixed(2)),
         ("오늘" + _PART_OF_DAY_KO, _fixed(0)),
         ("(?:어제|어저께)" + _PART_OF_DAY_KO + r"|어젯\s*밤", _fixed(-1)),
-        # 그제서야 means "only then", not a day.
-        (r"엊?그(?:저께|제)(?!서)", _fixed(-2)),
+        # 그제야 and 그제서야 mean "only then", not a day.
+        (r"엊?그(?:저께|제)(?![서야])", _fixed(-2)),
         ("내일", _fixed(1)),
         ("모레", _fixed(2)),
         (

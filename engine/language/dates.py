@@ -36,11 +36,14 @@ Rules, in English and Korean:
 
 Workout numbers are not dates. Bare "M/D" and "M.D" are read as dates only
 when month is 1-12 and day 1-31, when they are not part of a longer run of
-numbers ("5/3/1", "52.5", "5:30/km"), and when no unit, rep/set word or
-x-notation touches them ("55kg 10/5", "10/5 sets", "x 10/5", "8/10 RPE").
-"bench 10/5" alone is still October 5th: the number has nothing marking it
-as a load, and a person typing a bare M/D after an exercise more likely means
-a date.
+numbers ("5/3/1", "52.5", "5:30/km"), when no unit, rep/set word or
+x-notation touches them ("55kg 10/5", "10/5 sets", "x 10/5", "8/10 RPE"),
+and when they are no fraction, score or ratio: "1/2 marathon", "3/4 squats",
+"a 1/3 …" (a fraction with 2, 3, 4 or 8 below), "10/10 laps", "5/5" (the
+same number twice). "bench 10/5" alone is still October 5th, but such a
+mention is marked ``ambiguous`` (unless "on 10/5" or "10/5에" says it is a
+date): whoever stores it says which date it used.
+Korean 그제야 / 그제서야 ("only then") are not 그제 (the day before yesterday).
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.language.date_rules import PATTERNS, Status
+from engine.language.date_rules import PATTERNS, Status, is_guess
 
 
 class DateMention(BaseModel):
@@ -65,6 +68,8 @@ class DateMention(BaseModel):
     """The words that named the date, as written (NFC)."""
     status: Status
     """``ok``; ``invalid`` for impossible dates; ``future`` for dates after today."""
+    ambiguous: bool = False
+    """The words may not mean a date at all (a bare ``10/5``): whoever uses it should say which date it took."""
 
 
 def resolve_date(text: str, today: date) -> DateMention | None:
@@ -91,7 +96,8 @@ def resolve_date(text: str, today: date) -> DateMention | None:
         resolved = handler(hit, source, today)
         if resolved is not None:
             on, status = resolved
-            return DateMention(on=on, phrase=hit.group(), status=status)
+            guess = status == "ok" and is_guess(handler, source, hit.start(), hit.end())
+            return DateMention(on=on, phrase=hit.group(), status=status, ambiguous=guess)
     return None
 
 

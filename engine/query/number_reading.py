@@ -1,170 +1,173 @@
-"""How the grounding check reads numbers, dates and times out of an answer
-(the rules are listed in :mod:`engine.query.grounding`)."""
+"""What counts as a number a model wrote itself, in English and Korean, and the
+values a question states (which the answer may quote by reference).
+
+The grounding check (:mod:`engine.query.grounding`) fails any of these in a
+model's free text, because values travel by reference (``{F3}``) and code
+writes them:
+
+* A digit in any script (``5``, ``５``, ``½``, ``五``), glued to letters or
+  not (``PR120kg``, ``5x5``, ``W47``). Not the measure names ``1RM`` /
+  ``e1RM``, nor a list marker at the start of a line (``1.``, ``2)``), which
+  number lines, not values.
+* English number words: zero to nineteen, the tens, hundred, thousand,
+  million, dozen; ordinals from "third"; twice, thrice, double(d), triple(d),
+  halved; "half" (not "first/second/other half"); "once" before a / per /
+  every / each; "one" (not as a pronoun: "no one", "one of", "the one", "the
+  heaviest one", "a new one", "one another", "one-rep max"). Not: first,
+  second, last, a few, several, a couple.
+* A unit quantity without a numeral: "a kilo", "an hour", "a rep", "a mile"
+  (a / an / one / half a + a unit of weight, distance, time, reps or percent).
+* Korean native numerals: 다섯 … 아흔 (and 절반, half) and 하나 둘 셋 넷 as words (not 하나도,
+  둘 다); the counting forms 한 두 세 네 열 스무 쉰 before a counter (한 번,
+  두 세트, 세 배; not the idiom 한번); day counts 이틀 … 열흘 (not 하루).
+* Sino-Korean numerals: a run with a place word (십 백 천 만 억: 백이십,
+  삼십, 이천이십육) that ends a word, takes a particle or a counter; a single
+  digit syllable (일 삼 사 오 …, not 이) only before a space and a counter
+  (오 분, 삼 회). Ordinary words that begin with those syllables (이번, 이상,
+  오늘, 오일, 일주일, 일일, 일요일, 사회, 사실, 천천히, 만약, 백미) are not numbers.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date
-from typing import Literal
 
-# ---------------------------------------------------------------- reading
+# ---------------------------------------------------------------- exempt spans
 
-_MONTHS = {
-    "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
-    "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-}
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_EXEMPT = re.compile(r"(?<![\w])e?1\s?RM(?![a-z])|^[ \t]*\d{1,2}[.)](?=\s)", re.IGNORECASE | re.MULTILINE)
+
+# ---------------------------------------------------------------- English
+
+_EN_NUMBER = (
+    r"zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
+    r"|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?"
+    r"|millions?|billions?|dozens?|twice|thrice|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh"
+    r"|twelfth|twentieth|thirtieth|fiftieth|hundredth|doubled|tripled|quadrupled|halved|triple|quadruple"
 )
-_TOKEN = re.compile(
-    rf"""
-    (?P<iso>(?<![\d.,])(?P<iso_y>\d{{4}})(?P<iso_sep>[-./])(?P<iso_m>\d{{1,2}})(?P=iso_sep)(?P<iso_d>\d{{1,2}})(?!\d))
-    |(?P<ko>(?:(?P<ko_y>\d{{4}})\s*년\s*)?(?P<ko_m>\d{{1,2}})\s*월\s*(?P<ko_d>\d{{1,2}})\s*일)
-    |(?P<md>\b(?P<md_mon>{_MONTH})\b\.?\s+(?P<md_d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<md_y>\d{{4}})\b)?)
-    |(?P<dm>(?<![\d.,])(?P<dm_d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<dm_mon>{_MONTH})\b\.?(?:,?\s+(?P<dm_y>\d{{4}})\b)?)
-    |(?P<slash>(?<![\d/.,])(?P<sl_a>\d{{1,2}})/(?P<sl_b>\d{{1,2}})(?:/(?P<sl_y>\d{{4}}|\d{{2}}))?(?![\d/]))
-    |(?P<clock>(?<![\d:.,])(?P<c1>\d{{1,3}}):(?P<c2>\d{{2}})(?::(?P<c3>\d{{2}}))?(?![\d:]))
-    |(?P<kt>(?:(?P<kt_h>\d{{1,2}})\s*시간\s*)?(?P<kt_m>\d{{1,3}})\s*분\s*(?P<kt_s>\d{{1,2}})\s*초
-        |(?P<kt_h2>\d{{1,2}})\s*시간\s*(?P<kt_m2>\d{{1,2}})\s*분)
-    |(?P<apos>(?P<ap_m>\d{{1,2}})\s*['′]\s*(?P<ap_s>\d{{2}})(?:\s*(?:"|″|''))?)
-    |(?P<per100>(?:/|\bper\s*)\s*100\s*(?:m|yd|meters?|metres?|yards?)\b|100\s*(?:m|미터|야드)\s*당)
-    |(?P<num>[+\-−]?\d+(?:[.,]\d+)*)
-     (?:(?P<pct>\s*(?:%|퍼센트|프로|percent\b|per\s*cent\b))
-       |(?P<day_part>st|nd|rd|th|\s*(?:일|월|년))(?![a-z])
-       |(?P<time_part>\s*(?:hours?|hrs?|h|시간|minutes?|mins?|min|분|seconds?|secs?|sec|s|초))(?![a-z]))?
-    """,
-    re.IGNORECASE | re.VERBOSE,
+_EN_WORDS = re.compile(
+    rf"\b(?:{_EN_NUMBER})\b"
+    r"|\bdouble\b(?![\s-]check)"
+    r"|(?<!\bfirst )(?<!\bsecond )(?<!\bother )\bhalf\b"
+    r"|\bonce\b(?=\s+(?:a|an|per|every|each)\b)"
+    r"|(?<![\w-])one\b(?!\s+(?:of|another|thing|point)\b)(?![\s-]+rep[\s-]+max)(?!-?rm\b)",
+    re.IGNORECASE,
 )
-# "5x5", "55kg×10", "3 * 10": the x would glue the numbers to a letter.
-_TIMES_SIGN = re.compile(r"(\d\s*(?:kgs?|lbs?|키로|킬로|회|reps?)?)\s*[x×*]\s*(?=[+\-]?\d)", re.IGNORECASE)
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_LIST_MARKER = re.compile(r"[.)](?:\s|$)")
-_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-_DOT_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?")
-_DECIMAL_COMMA = re.compile(r"\d+,\d+")
+# "one" as a pronoun, after a determiner or an adjective ("the one", "the heaviest one", "a new one").
+_PRONOUN_BEFORE = re.compile(
+    r"\b(?:no|the|this|that|which|each|any|every|a|an|another|first|last|latest|previous|next|other|new|same"
+    r"|right|wrong|good|big|\w+est|\w+er)\s+$",
+    re.IGNORECASE,
+)
+_UNIT_QUANTITY = re.compile(
+    r"\b(?:a|an|one|half\s+an?)\s+(?:kilo(?:gram)?s?|kgs?|pounds?|lbs?|miles?|km|kilomet(?:er|re)s?|met(?:er|re)s?"
+    r"|minutes?|mins?|hours?|hrs?|seconds?|secs?|reps?|percent|percentage\s+points?)\b",
+    re.IGNORECASE,
+)
 
-_Value = tuple[float, float]
-"""A number and half a unit of its last digit (how far a source may be from it)."""
-_Reading = tuple[_Value, ...]
-"""One way to read a token: numbers that must all be backed."""
-_Day = tuple[int, int, int]
-"""Year (0 when not written), month, day."""
+# ---------------------------------------------------------------- Korean
 
-
-_Part = Literal["", "date", "time"]
+_HANGUL = "가-힣"
+# Counters after a native counting form (한 번, 두 세트); not 일/월, since "한 일" is "what (you) did".
+_COUNTERS = (
+    "킬로그램|킬로미터|키로그램|킬로|키로|그램|파운드|퍼센트|프로|번째|세트|셋트|세션|시간|개월|주일|주간|바퀴|차례|종목|그릇|조각|스푼"
+    "|미터|센티|칼로리|번|개|회|주|달|해|년|살|가지|명|잔|배|끼|알|병|캔|컵|분|초|km|kg|lb"
+)
+# After a Sino run with a place word (삼십 일, 백이십 킬로) dates and places count too.
+_SINO_RUN_COUNTERS = _COUNTERS + "|일|월|점|층|등|위|m"
+# Counters a lone Sino digit must be followed by (after a space): the safe ones.
+_SINO_COUNTERS = "킬로그램|킬로미터|키로그램|킬로|키로|그램|파운드|퍼센트|프로|번째|세트|셋트|시간|개월|미터|칼로리|회|분|초|km|kg|lb"
+_PARTICLES = "이|가|을|를|은|는|도|에|의|로|와|과|까지|부터|씩|째|쯤|만|이나|으로|이다|입니다|예요|이에요"
+_END = rf"(?![{_HANGUL}])"
+_KO_PATTERNS = (
+    # Native words that are always numbers.
+    rf"(?<![{_HANGUL}])(?:다섯|여섯|일곱|여덟|아홉|스물|서른|마흔|예순|일흔|여든|아흔|절반)",
+    rf"(?<![{_HANGUL}])(?:이틀|사흘|나흘|닷새|엿새|이레|여드레|아흐레|열흘|보름){_END}",
+    rf"(?<![{_HANGUL}])(?:하나(?!도)|둘(?!\s*다)|셋|넷)(?:{_PARTICLES})?{_END}",
+    # Counting forms before a counter; 한번 (try it) is an idiom.
+    rf"(?<![{_HANGUL}])(?:한(?!번)|두|세|네|열|스무|쉰)\s?(?:{_COUNTERS}){_END}",
+    rf"(?<![{_HANGUL}])(?:한|두|세|네|열|스무|쉰)\s?(?:{_COUNTERS})(?:{_PARTICLES}){_END}",
+    # Sino-Korean: a run with a place word, then the word's end, a particle or a counter.
+    rf"(?<![{_HANGUL}])(?:[일이삼사오육칠팔구]?[십백천만억])+[일이삼사오육칠팔구]?"
+    rf"(?:\s?(?:{_SINO_RUN_COUNTERS}))?(?:{_PARTICLES})?{_END}",
+    # A lone Sino digit only before a space and a safe counter ("오 분", not 오늘, 사회).
+    rf"(?<![{_HANGUL}])[일삼사오육칠팔구영공]\s(?:{_SINO_COUNTERS}){_END}",
+)
+_KO_WORDS = re.compile("|".join(_KO_PATTERNS))
 
 
 @dataclass(frozen=True, slots=True)
-class Token:
+class Numeral:
+    """A number found in free text."""
+
     text: str
-    kind: Literal["number", "percent", "time", "date"]
-    readings: tuple[_Reading, ...] = ()
-    days: tuple[_Day, ...] = ()
-    part: _Part = ""
-    """A number written as part of a date ("20th", "20일", "2026") or of a time ("25 min")."""
+    start: int
+    end: int
 
 
-def _value(text: str) -> _Value:
-    decimals = len(text.split(".", 1)[1]) if "." in text else 0
-    return abs(float(text)), 0.5 * 10.0**-decimals
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = [" "] * (end - start)
+    return "".join(chars)
 
 
-def _number_readings(text: str) -> tuple[_Reading, ...]:
-    digits = text.lstrip("+-−")
-    if "," not in digits and digits.count(".") <= 1:
-        return ((_value(digits),),)
-    readings: list[_Reading] = []
-    if _THOUSANDS.fullmatch(digits):
-        readings.append((_value(digits.replace(",", "")),))
-    if _DOT_THOUSANDS.fullmatch(digits):
-        readings.append((_value(digits.replace(".", "").replace(",", ".")),))
-    if _DECIMAL_COMMA.fullmatch(digits):
-        readings.append((_value(digits.replace(",", ".")),))
-    if not readings:
-        readings.append(tuple(_value(p) for p in re.split(r"[.,]", digits)))
-    return tuple(readings)
+def numerals(text: str) -> list[Numeral]:
+    """Every number a text states itself, in order (see the module docstring).
+
+    Args:
+        text: Free text, with any references already blanked out.
+
+    Returns:
+        The numerals found; empty when the text states none.
+    """
+    text = unicodedata.normalize("NFC", text)
+    scan = _blank(text, [m.span() for m in _EXEMPT.finditer(text)])
+    found: list[Numeral] = []
+    for m in re.finditer(r"\S+", scan):
+        if any(ch.isnumeric() for ch in m.group()):
+            found.append(Numeral(text[m.start() : m.end()], m.start(), m.end()))
+    for pattern in (_EN_WORDS, _UNIT_QUANTITY, _KO_WORDS):
+        for m in pattern.finditer(scan):
+            if m.group().lower() == "one" and _PRONOUN_BEFORE.search(scan[: m.start()]):
+                continue
+            if not any(n.start <= m.start() < n.end for n in found):
+                found.append(Numeral(m.group().strip(), m.start(), m.end()))
+    return sorted(found, key=lambda n: n.start)
 
 
-def _valid(day: _Day) -> bool:
-    year, month, dom = day
-    try:
-        date(year or 2000, month, dom)  # 2000 is a leap year, so 2/29 without a year passes
-    except ValueError:
-        return False
-    return True
+# ---------------------------------------------------------------- a question's own values
+
+_VALUE_UNIT = (
+    r"kgs?|lbs?|km|mi|miles?|m|reps?|sets?|days?|weeks?|months?|years?|times|sessions?|min(?:utes?)?|hours?|%"
+    r"|키로|킬로|회|세트|일|주|개월|년|번|분|초|시간|미터|개"
+)
+_QUESTION_VALUE = re.compile(
+    rf"(?<![\w.,:/-])(\d+(?:[.,]\d+)?(?:\s*[x×/]\s*\d+(?:[.,]\d+)?){{0,2}})(?:\s*({_VALUE_UNIT}))?"
+    r"(?![\w])(?![.,:/-]\d)",
+    re.IGNORECASE,
+)
 
 
-def _date_token(text: str, candidates: Iterable[_Day]) -> Token:
-    days = tuple(d for d in candidates if _valid(d))
-    if days:
-        return Token(text, "date", days=days)
-    # Date-shaped but no date ("3/45"): plain numbers, each to be backed.
-    return Token(text, "number", readings=(tuple(_value(n) for n in re.findall(r"\d+", text)),))
+@dataclass(frozen=True, slots=True)
+class StatedValue:
+    """A value the person wrote in the question (``7 days``, ``100kg``)."""
+
+    text: str
+    number: float
+    unit: str
 
 
-def _year(text: str | None) -> int:
-    if not text:
-        return 0
-    return int(text) + 2000 if len(text) == 2 else int(text)
+def stated_values(text: str) -> Iterator[StatedValue]:
+    """The numbers a question states, each with the unit written after it.
 
-
-def _clock(text: str, a: int, b: int, c: int | None) -> Token:
-    if c is not None:
-        seconds: tuple[float, ...] = (a * 3600 + b * 60 + c,)
-    else:
-        # Two groups: minutes:seconds as the log schemas write them, or hours:minutes.
-        seconds = (a * 60 + b, a * 3600 + b * 60)
-    return Token(text, "time", readings=tuple(((s, 0.5),) for s in seconds))
-
-
-def _skipped(text: str, m: re.Match[str]) -> bool:
-    start, end = m.span("num")
-    before = text[start - 1] if start else ""
-    if before.isascii() and before.isalpha():
-        return True  # e1RM, W47, RPE8
-    if text[end : end + 2].lower() == "rm":
-        return True  # 1RM, 5RM
-    line_start = text.rfind("\n", 0, start) + 1
-    return (
-        not text[line_start:start].strip(" \t(-*")
-        and len(m.group("num")) <= 2
-        and m.group("num").isdigit()
-        and _LIST_MARKER.match(text, end) is not None
-    )
-
-
-def tokens(text: str) -> Iterator[Token]:
-    """The number tokens of a text, harmless ones left out."""
-    text = _TIMES_SIGN.sub(r"\1 x ", text)
-    for m in _TOKEN.finditer(text):
-        g = m.group
-        if g("iso"):
-            yield _date_token(g("iso"), [(int(g("iso_y")), int(g("iso_m")), int(g("iso_d")))])
-        elif g("ko"):
-            yield _date_token(g("ko"), [(_year(g("ko_y")), int(g("ko_m")), int(g("ko_d")))])
-        elif g("md"):
-            yield _date_token(g("md"), [(_year(g("md_y")), _MONTHS[g("md_mon")[:3].lower()], int(g("md_d")))])
-        elif g("dm"):
-            yield _date_token(g("dm"), [(_year(g("dm_y")), _MONTHS[g("dm_mon")[:3].lower()], int(g("dm_d")))])
-        elif g("slash"):
-            a, b, y = int(g("sl_a")), int(g("sl_b")), _year(g("sl_y"))
-            yield _date_token(g("slash"), [(y, a, b), (y, b, a)])
-        elif g("clock"):
-            yield _clock(g("clock"), int(g("c1")), int(g("c2")), int(g("c3")) if g("c3") else None)
-        elif g("kt"):
-            if g("kt_s") is not None:
-                seconds = int(g("kt_h") or 0) * 3600 + int(g("kt_m")) * 60 + int(g("kt_s"))
-            else:
-                seconds = int(g("kt_h2")) * 3600 + int(g("kt_m2")) * 60
-            yield Token(g("kt"), "time", readings=(((seconds, 0.5),),))
-        elif g("apos"):
-            yield Token(g("apos"), "time", readings=(((int(g("ap_m")) * 60 + int(g("ap_s")), 0.5),),))
-        elif g("num") and not _skipped(text, m):
-            kind: Literal["number", "percent"] = "percent" if g("pct") else "number"
-            part: _Part = "time" if g("time_part") else "date" if g("day_part") or _YEAR.fullmatch(g("num")) else ""
-            yield Token(g("num") + ("%" if g("pct") else ""), kind, _number_readings(g("num")), part=part)
-
-
+    Parts of dates and times (``2026-11-20``, ``5:30``) are not read here;
+    the caller removes named days and periods first.
+    """
+    for m in _QUESTION_VALUE.finditer(unicodedata.normalize("NFC", text)):
+        written, unit = m.group(1), (m.group(2) or "")
+        first = re.match(r"\d+(?:[.,]\d+)?", written)
+        number = float(first.group().replace(",", ".")) if first else 0.0
+        spacer = "" if unit == "%" else " "
+        yield StatedValue(text=f"{written}{spacer}{unit}".strip(), number=number, unit=unit.lower())

@@ -98,8 +98,9 @@ def normalize_instructions(
     planned = [_meaningful(inst, shape, ctx) for inst in planned]
     out: list[RetrievalInstruction] = []
     if shape.date is not None and shape.date.status == "ok":
-        out.append(RetrievalInstruction(strategy="date_range", explicit_date=True, date=shape.date.phrase, terms=shape.wanted))
-    elif shape.is_comparison:
+        # A named day is what was asked: the Planner's keyword or recent searches would add other days.
+        return [RetrievalInstruction(strategy="date_range", explicit_date=True, date=shape.date.phrase, terms=shape.wanted)]
+    if shape.is_comparison:
         days = next((i.days_back for i in planned if i.strategy == "date_range" and i.days_back), None)
         out.append(RetrievalInstruction(strategy="date_range", days_back=days or shape.default_days, terms=shape.wanted))
     for inst in planned:

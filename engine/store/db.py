@@ -1,13 +1,27 @@
-"""The application database: one SQLite file (entries, inbox, conversations), WAL, one connection."""
+"""The application database: one SQLite file (entries, inbox, conversations), WAL, one connection.
+
+Durability is chosen per table. Most commits run with ``synchronous=NORMAL``:
+in WAL mode a process crash (even SIGKILL) loses nothing committed, and a
+power cut loses at most the last commits — and, because the WAL is replayed
+only up to its first torn frame, it loses a *suffix* of them, never a commit
+from the middle. Commits that record what a platform is about to be told was
+received (`Database.synced`, used by the ``received`` table) run with
+``synchronous=FULL``: they are on disk, with everything committed before them,
+before the platform gets its acknowledgement.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiosqlite
+
+from engine.store import derived
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -47,16 +61,39 @@ CREATE TABLE IF NOT EXISTS inbox (
     id           INTEGER PRIMARY KEY,
     conversation TEXT NOT NULL,
     user_key     TEXT NOT NULL,
-    kind         TEXT NOT NULL,          -- message | resume
+    kind         TEXT NOT NULL,          -- message | resume | control
     payload      TEXT NOT NULL,          -- JSON of the turn
-    message_id   TEXT,
-    status       TEXT NOT NULL,          -- pending | done | failed
+    message_id   TEXT,                   -- the platform's delivery id (message, press, command)
+    status       TEXT NOT NULL,          -- pending | deferred | done | failed | interrupted
     error        TEXT,
-    received_at  TEXT NOT NULL
+    received_at  TEXT NOT NULL,
+    outcomes     TEXT                    -- JSON of what the person was shown (done, failed)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS inbox_platform_id ON inbox (conversation, message_id)
     WHERE message_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS inbox_conversation ON inbox (conversation, status, id);
+
+-- What a platform delivered, recorded before the platform is told it arrived
+-- (the next getUpdates offset, a webhook's 200, Slack's ack); `done` once handled.
+CREATE TABLE IF NOT EXISTS received (
+    id           INTEGER PRIMARY KEY,
+    source       TEXT NOT NULL,          -- telegram | slack | …
+    delivery_id  TEXT NOT NULL,          -- update_id, event_id
+    user_key     TEXT NOT NULL,          -- for /forget ('' when the platform named nobody)
+    payload      TEXT NOT NULL,          -- the platform's own JSON, to dispatch again after a crash
+    status       TEXT NOT NULL,          -- new | done
+    note         TEXT NOT NULL DEFAULT '',  -- the adapter's own (e.g. a status line to clean up)
+    received_at  TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS received_delivery ON received (source, delivery_id);
+CREATE INDEX IF NOT EXISTS received_open ON received (source, status, id);
+
+-- Who took part in which conversation: /forget clears every history that carries the person's words.
+CREATE TABLE IF NOT EXISTS participants (
+    conversation TEXT NOT NULL,
+    user_key     TEXT NOT NULL,
+    PRIMARY KEY (user_key, conversation)
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS patches (
     patch_id     TEXT PRIMARY KEY,
@@ -86,7 +123,8 @@ CREATE TABLE IF NOT EXISTS events (
     user_key     TEXT NOT NULL,
     kind         TEXT NOT NULL,          -- CLARIFY | PLAN_PROGRESS | PLAN_APPROVAL_REQUIRED | DECISION | COMMITTED | UNDONE
     detail       TEXT NOT NULL,
-    at           TEXT NOT NULL
+    at           TEXT NOT NULL,
+    turn_key     TEXT                    -- turn, kind and ordinal: a retried turn records each event once
 );
 CREATE INDEX IF NOT EXISTS events_conversation ON events (conversation, id);
 
@@ -99,6 +137,10 @@ CREATE TABLE IF NOT EXISTS users (
     timezone     TEXT
 );
 """
+
+# Columns added after the first release: (table, column, declaration), then what needs them.
+_ADDED_COLUMNS = (("inbox", "outcomes", "TEXT"), ("events", "turn_key", "TEXT"))
+_AFTER_COLUMNS = "CREATE UNIQUE INDEX IF NOT EXISTS events_turn ON events (turn_key) WHERE turn_key IS NOT NULL;"
 
 
 class DataDirError(Exception):
@@ -137,11 +179,41 @@ class Database:
             await conn.execute("PRAGMA journal_size_limit=4194304")
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.executescript(SCHEMA)
+            await _add_columns(conn)
+            await conn.executescript(_AFTER_COLUMNS)
+            await derived.migrate(conn)  # whole-history tables (engine/store/derived.py)
             await conn.commit()
         except sqlite3.OperationalError as exc:
             raise DataDirError(f"cannot write the database {path}: {exc}") from None
         conn.row_factory = aiosqlite.Row
         return cls(conn)
 
+    @asynccontextmanager
+    async def synced(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A transaction that is on disk when it commits (``synchronous=FULL``), under `lock`.
+
+        Use it for what a platform is told was received: a power cut right after
+        the commit keeps it. Everything else stays on NORMAL (see the module doc).
+        """
+        async with self.lock:
+            await self.conn.execute("PRAGMA synchronous=FULL")
+            try:
+                yield self.conn
+                await self.conn.commit()
+            except BaseException:
+                await self.conn.rollback()
+                raise
+            finally:
+                await self.conn.execute("PRAGMA synchronous=NORMAL")
+
     async def close(self) -> None:
         await self.conn.close()
+
+
+async def _add_columns(conn: aiosqlite.Connection) -> None:
+    """Bring a database made by an older version up to the current columns."""
+    for table, column, declaration in _ADDED_COLUMNS:
+        async with conn.execute(f"PRAGMA table_info({table})") as cur:
+            present = {row[1] for row in await cur.fetchall()}
+        if column not in present:
+            await conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")

@@ -4,6 +4,11 @@ Storing is idempotent: every entry carries a ``source_key`` (the turn that
 made it and its position), and a second store of the same key returns the
 entry already there. Corrections add a new entry that supersedes the old one;
 nothing is overwritten.
+
+Planned is not done: ``between``, ``search``, ``recent`` and ``count`` leave
+planned sessions out unless ``kinds`` asks for them (``ALL_KINDS``, or
+``("planned",)`` for the plan alone), so "what did I do last?" is never
+answered with a session that was only planned.
 """
 
 from __future__ import annotations
@@ -16,8 +21,21 @@ from typing import Any
 
 import aiosqlite
 
-from engine.entries.model import Entry, NewEntry
+from engine.entries.model import Entry, EntryKind, NewEntry
 from engine.store.db import Database
+
+DONE_KINDS: tuple[EntryKind, ...] = ("parsed", "note")
+"""What was done (and said): the default of every read."""
+ALL_KINDS: tuple[EntryKind, ...] = ("parsed", "note", "planned")
+"""Done and planned alike (an export, the plan beside what was done)."""
+
+
+def _kinds_sql(kinds: Sequence[EntryKind], column: str = "kind") -> tuple[str, list[str]]:
+    """`` AND kind IN (…)`` for the kinds asked (nothing when all are)."""
+    wanted: list[str] = list(dict.fromkeys(kinds))
+    if set(wanted) >= set(ALL_KINDS):
+        return "", []
+    return f" AND {column} IN ({','.join('?' * len(wanted))})", wanted
 
 def entry_id_for(user_key: str, source_key: str) -> str:
     """Deterministic id, so a replayed store yields the same id; scoped by user like the key."""
@@ -89,6 +107,11 @@ class EntryStore:
 
     def __init__(self, db: Database) -> None:
         self._db = db
+
+    @property
+    def db(self) -> Database:
+        """The database the entries live in (whole-history aggregates read it too)."""
+        return self._db
 
     async def add(self, user_key: str, entries: Sequence[NewEntry]) -> list[Entry]:
         """Store entries in one transaction; ones whose ``source_key`` exists are returned as stored."""
@@ -163,14 +186,26 @@ class EntryStore:
         return stored[0]
 
     async def between(
-        self, user_key: str, start: date, end: date, *, domain: str | None = None, limit: int = 500
+        self,
+        user_key: str,
+        start: date,
+        end: date,
+        *,
+        domain: str | None = None,
+        limit: int = 500,
+        kinds: Sequence[EntryKind] = DONE_KINDS,
     ) -> list[Entry]:
-        """Active entries with ``start <= occurred_on <= end``, oldest first (the newest ``limit`` of them)."""
+        """Active entries with ``start <= occurred_on <= end``, oldest first (the newest ``limit`` of them).
+
+        Args:
+            kinds: Which kinds of entry; planned sessions only when asked for.
+        """
+        kind_sql, kind_args = _kinds_sql(kinds)
         sql = (
             f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' "
-            "AND occurred_on BETWEEN ? AND ?"
+            "AND occurred_on BETWEEN ? AND ?" + kind_sql
         )
-        args: list[Any] = [user_key, start.isoformat(), end.isoformat()]
+        args: list[Any] = [user_key, start.isoformat(), end.isoformat(), *kind_args]
         if domain is not None:
             sql += " AND domain = ?"
             args.append(domain)
@@ -182,7 +217,9 @@ class EntryStore:
             rows = await cur.fetchall()
         return [_row_to_entry(r) for r in reversed(list(rows))]
 
-    async def search(self, user_key: str, terms: Sequence[str], *, limit: int = 200) -> list[Entry]:
+    async def search(
+        self, user_key: str, terms: Sequence[str], *, limit: int = 200, kinds: Sequence[EntryKind] = DONE_KINDS
+    ) -> list[Entry]:
         """Active entries whose text or normalized terms contain any of ``terms``, newest first."""
         wanted = [t for t in terms if t.strip()]
         if not wanted:
@@ -190,21 +227,25 @@ class EntryStore:
         match = f"owner:{_owner_token(user_key)} AND (" + " OR ".join(
             f"{{raw_text terms}}:{_fts_phrase(t)}" for t in wanted
         ) + ")"
+        kind_sql, kind_args = _kinds_sql(kinds, "e.kind")
         async with self._db.conn.execute(
             f"SELECT {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))} "
             "FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid "
-            "WHERE entries_fts MATCH ? AND e.status = 'active' "
+            f"WHERE entries_fts MATCH ? AND e.status = 'active'{kind_sql} "
             "ORDER BY e.occurred_on DESC, e.rowid DESC LIMIT ?",
-            (match, limit),
+            (match, *kind_args, limit),
         ) as cur:
             return [_row_to_entry(r) for r in await cur.fetchall()]
 
-    async def recent(self, user_key: str, limit: int = 20) -> list[Entry]:
-        """The latest active entries, newest first."""
+    async def recent(
+        self, user_key: str, limit: int = 20, *, kinds: Sequence[EntryKind] = DONE_KINDS
+    ) -> list[Entry]:
+        """The latest active entries, newest first (a session planned for next week is not the latest)."""
+        kind_sql, kind_args = _kinds_sql(kinds)
         async with self._db.conn.execute(
-            f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' "
+            f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active'{kind_sql} "
             "ORDER BY occurred_on DESC, rowid DESC LIMIT ?",
-            (user_key, limit),
+            (user_key, *kind_args, limit),
         ) as cur:
             return [_row_to_entry(r) for r in await cur.fetchall()]
 
@@ -237,9 +278,11 @@ class EntryStore:
             await self._db.conn.commit()
         return int(row[0]) if row else 0
 
-    async def count(self, user_key: str) -> int:
+    async def count(self, user_key: str, *, kinds: Sequence[EntryKind] = DONE_KINDS) -> int:
+        """Active entries of these kinds."""
+        kind_sql, kind_args = _kinds_sql(kinds)
         async with self._db.conn.execute(
-            "SELECT count(*) FROM entries WHERE user_key = ? AND status = 'active'", (user_key,)
+            "SELECT count(*) FROM entries WHERE user_key = ? AND status = 'active'" + kind_sql, (user_key, *kind_args)
         ) as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0

@@ -1,18 +1,40 @@
 """Every incoming turn is written here before the model sees it, so nothing is lost.
 
-A turn that failed (model down) stays ``failed`` and ``/retry`` runs it again.
+Two records, one per layer:
+
+- ``received`` (`Deliveries`): what a platform delivered, as its own JSON,
+  written in one fsynced transaction per batch *before* the platform is told
+  it arrived (the next ``getUpdates`` offset, a webhook's 200, Slack's ack),
+  and marked done once the adapter handled it. After a crash the adapter
+  dispatches what is not done again; a delivery id seen before is not.
+- ``inbox`` (`Inbox`): the engine's turns, keyed by the platform's delivery id
+  where there is one. A turn is ``pending`` while it runs, then ``done`` or
+  ``failed`` with what the person was shown. Rows still ``pending`` when the
+  engine starts were cut off by a crash and become ``interrupted``: the same
+  delivery arriving again runs them (once), ``/retry`` runs them too.
+  ``deferred`` rows arrived while a question or plan awaited a decision and
+  run after it.
+
 Finished rows are pruned after a while; the entries they produced stay.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Literal
 
 from engine.store.db import Database
 
-InboxStatus = Literal["pending", "done", "failed"]
+InboxStatus = Literal["pending", "deferred", "done", "failed", "interrupted"]
+UNFINISHED: tuple[InboxStatus, ...] = ("failed", "interrupted")
+"""Turns that did not complete: what ``/retry`` runs."""
+_COLUMNS = "id, conversation, user_key, kind, payload, status, error, outcomes, message_id"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat()
 
 
 @dataclass(frozen=True)
@@ -23,6 +45,10 @@ class InboxItem:
     kind: str
     payload: str
     status: str
+    error: str | None = None
+    outcomes: str | None = None
+    """JSON of the outcomes the person was shown (done and failed turns)."""
+    message_id: str | None = None
 
 
 class Inbox:
@@ -32,35 +58,66 @@ class Inbox:
         self._db = db
 
     async def record(
-        self, conversation: str, user_key: str, kind: str, payload: str, message_id: str | None
+        self,
+        conversation: str,
+        user_key: str,
+        kind: str,
+        payload: str,
+        message_id: str | None,
+        status: InboxStatus = "pending",
     ) -> int | None:
-        """Record a turn; ``None`` when the platform message id was seen before (a duplicate)."""
-        now = datetime.now(timezone.utc).isoformat()
+        """Record a turn; ``None`` when the platform message id was seen before (see `find`)."""
         async with self._db.lock:
             cur = await self._db.conn.execute(
                 "INSERT OR IGNORE INTO inbox (conversation, user_key, kind, payload, message_id, "
-                "status, received_at) VALUES (?, ?, ?, ?, ?, 'pending', ?)",
-                (conversation, user_key, kind, payload, message_id, now),
+                "status, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (conversation, user_key, kind, payload, message_id, status, _now()),
+            )
+            await self._db.conn.execute(
+                "INSERT OR IGNORE INTO participants (conversation, user_key) VALUES (?, ?)", (conversation, user_key)
             )
             await self._db.conn.commit()
             return cur.lastrowid if cur.rowcount == 1 else None
 
-    async def mark(self, item_id: int, status: InboxStatus, error: str | None = None) -> None:
+    async def find(self, conversation: str, message_id: str) -> InboxItem | None:
+        """The turn recorded for a platform delivery id, if any."""
+        async with self._db.conn.execute(
+            f"SELECT {_COLUMNS} FROM inbox WHERE conversation = ? AND message_id = ?", (conversation, message_id)
+        ) as cur:
+            row = await cur.fetchone()
+        return InboxItem(*row) if row else None
+
+    async def mark(
+        self, item_id: int, status: InboxStatus, error: str | None = None, outcomes: str | None = None
+    ) -> None:
+        """Set a turn's status; a finished turn keeps what the person was shown."""
         async with self._db.lock:
             await self._db.conn.execute(
-                "UPDATE inbox SET status = ?, error = ? WHERE id = ?", (status, error, item_id)
+                "UPDATE inbox SET status = ?, error = ?, outcomes = coalesce(?, outcomes) WHERE id = ?",
+                (status, error, outcomes, item_id),
             )
             await self._db.conn.commit()
 
-    async def failed(self, conversation: str, limit: int = 10) -> list[InboxItem]:
-        """The conversation's failed turns, oldest first (``/retry`` runs them in order)."""
+    async def items(self, conversation: str, statuses: Sequence[InboxStatus], limit: int = 100) -> list[InboxItem]:
+        """The conversation's turns in these states, oldest first."""
+        marks = ",".join("?" * len(statuses))
         async with self._db.conn.execute(
-            "SELECT id, conversation, user_key, kind, payload, status FROM inbox "
-            "WHERE conversation = ? AND status = 'failed' ORDER BY id LIMIT ?",
-            (conversation, limit),
+            f"SELECT {_COLUMNS} FROM inbox WHERE conversation = ? AND status IN ({marks}) ORDER BY id LIMIT ?",
+            (conversation, *statuses, limit),
         ) as cur:
             rows = await cur.fetchall()
         return [InboxItem(*r) for r in rows]
+
+    async def failed(self, conversation: str, limit: int = 100) -> list[InboxItem]:
+        """The conversation's turns that did not complete (failed or cut off), oldest first."""
+        return await self.items(conversation, UNFINISHED, limit)
+
+    async def interrupt_pending(self) -> int:
+        """At start-up: turns still ``pending`` were cut off by a crash; returns how many."""
+        async with self._db.lock:
+            cur = await self._db.conn.execute("UPDATE inbox SET status = 'interrupted' WHERE status = 'pending'")
+            await self._db.conn.commit()
+            return cur.rowcount
 
     async def prune(self, older_than: timedelta = timedelta(days=7)) -> int:
         """Delete finished rows older than ``older_than``; returns how many."""
@@ -69,17 +126,86 @@ class Inbox:
             cur = await self._db.conn.execute(
                 "DELETE FROM inbox WHERE status = 'done' AND received_at < ?", (cutoff,)
             )
+            await self._db.conn.execute("DELETE FROM received WHERE status = 'done' AND received_at < ?", (cutoff,))
             await self._db.conn.commit()
             return cur.rowcount
 
+    async def conversations_of(self, user_key: str) -> list[str]:
+        """Every conversation the user took part in."""
+        async with self._db.conn.execute(
+            "SELECT conversation FROM participants WHERE user_key = ?", (user_key,)
+        ) as cur:
+            return [str(r[0]) for r in await cur.fetchall()]
 
     async def forget_user(self, user_key: str) -> None:
-        """Drop a user's recorded turns (``/forget``)."""
+        """Drop a user's recorded turns and deliveries (``/forget``)."""
         async with self._db.lock:
-            await self._db.conn.execute("DELETE FROM inbox WHERE user_key = ?", (user_key,))
+            for table in ("inbox", "received", "participants"):
+                await self._db.conn.execute(f"DELETE FROM {table} WHERE user_key = ?", (user_key,))
             await self._db.conn.commit()
 
 
+@dataclass(frozen=True)
+class Delivery:
+    """One thing a platform delivered (a Telegram update, a Slack event), as the platform sent it."""
+
+    id: str
+    """The platform's id for the delivery (``update_id``, ``event_id``); a second delivery of it is recognised."""
+    payload: str
+    """The platform's JSON, enough to dispatch it again after a crash."""
+    user: str = ""
+    """The sender's user key, so that ``/forget`` removes it too."""
+    note: str = ""
+    """The adapter's own note (e.g. a status line to clean up after a crash)."""
+
+
+class Deliveries:
+    """The ``received`` table: recorded before the platform is told, done once handled."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def receive(self, source: str, deliveries: Sequence[Delivery]) -> list[str]:
+        """Record deliveries in one transaction that is on disk when this returns; the ids not seen before."""
+        if not deliveries:
+            return []
+        fresh: list[str] = []
+        now = _now()
+        async with self._db.synced() as conn:
+            for d in deliveries:
+                cur = await conn.execute(
+                    "INSERT OR IGNORE INTO received (source, delivery_id, user_key, payload, status, received_at) "
+                    "VALUES (?, ?, ?, ?, 'new', ?)",
+                    (source, d.id, d.user, d.payload, now),
+                )
+                if cur.rowcount == 1:
+                    fresh.append(d.id)
+        return fresh
+
+    async def unfinished(self, source: str) -> list[Delivery]:
+        """Deliveries recorded but not handled (a crash came between), in arrival order."""
+        async with self._db.conn.execute(
+            "SELECT delivery_id, payload, user_key, note FROM received WHERE source = ? AND status = 'new' ORDER BY id",
+            (source,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [Delivery(str(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+
+    async def finish(self, source: str, ids: Sequence[str]) -> None:
+        """Mark deliveries handled."""
+        async with self._db.lock:
+            await self._db.conn.executemany(
+                "UPDATE received SET status = 'done' WHERE source = ? AND delivery_id = ?", [(source, i) for i in ids]
+            )
+            await self._db.conn.commit()
+
+    async def note(self, source: str, delivery_id: str, note: str) -> None:
+        """Keep the adapter's note with a delivery (read back with `unfinished`)."""
+        async with self._db.lock:
+            await self._db.conn.execute(
+                "UPDATE received SET note = ? WHERE source = ? AND delivery_id = ?", (note, source, delivery_id)
+            )
+            await self._db.conn.commit()
 class Conversations:
     """Conversation epochs (``reset`` starts a new thread) and per-user settings."""
 

@@ -3,12 +3,23 @@
 A patch commits in one transaction through ``commit`` and only once: its id
 is derived from the turn and the plan, so a replayed EXECUTE node finds it
 already committed and changes nothing. ``undo`` reverts a user's last
-committed patch, also in one transaction.
+committed patch, also in one transaction, and says what each change went
+back to.
+
+A correction changes the set details behind the numbers
+(:func:`engine.entries.corrections.correct`), so the summary and everything
+computed from the sets follow. One that would change nothing (the entry was
+corrected or replaced since the plan was shown) stores nothing and says why;
+a patch that changed nothing is kept as ``unchanged`` and never undone.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any
@@ -17,6 +28,7 @@ from engine.tasks.model import Patch, PatchOp
 from engine.store.db import Database
 from engine.store.entries import INSERT_SQL, _COLUMNS, _row_to_entry, entry_id_for, insert_params
 from engine.entries.model import NewEntry
+from engine.entries.corrections import correct
 from engine.entries.summaries import exercise_line
 from engine.entries.model import ExerciseLog, SetDetail
 
@@ -34,10 +46,36 @@ class CommitResult:
     replay: bool = False
     lines: list[str] = field(default_factory=list)
     """One line per change, for the confirmation."""
+    reverts: list[str] = field(default_factory=list)
+    """One line per change as undo will say it (``… back to …``)."""
+    unchanged: list[str] = field(default_factory=list)
+    """Why an operation changed nothing."""
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created or self.superseded or self.goals or self.replaced_goals)
 
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat()
+
+
+_turn_events: ContextVar[tuple[str, Counter[str]] | None] = ContextVar("turn_events", default=None)
+
+
+@contextmanager
+def events_of_turn(turn: str) -> Iterator[None]:
+    """Within this block, planning events are keyed by the turn, their kind and their ordinal.
+
+    A turn that runs again (``/retry``, a restart after a crash) re-executes its
+    nodes from the top, so its n-th ``PLAN_PROGRESS`` gets the same key as the
+    first time and is recorded once (`PatchStore.record_event`).
+    """
+    token = _turn_events.set((turn, Counter()))
+    try:
+        yield
+    finally:
+        _turn_events.reset(token)
 
 
 def planned_entry(op: PatchOp, patch_id: str, index: int) -> NewEntry:
@@ -62,26 +100,8 @@ def planned_entry(op: PatchOp, patch_id: str, index: int) -> NewEntry:
 
 
 def corrected_data(data: dict[str, Any], op: PatchOp) -> dict[str, Any]:
-    """The entry's data with the field changed in every set that carried the old value."""
-    new: dict[str, Any] = json.loads(json.dumps(data))
-    fld, old, value = op.field or "", op.old_value, op.new_value
-    for ex in new.get("exercises", []):
-        if op.exercise and ex.get("name") != op.exercise:
-            continue
-        if fld == "sets":
-            ex["sets"] = int(float(value or 0))
-            continue
-        for s in ex.get("set_details", []):
-            if fld in ("weight", "reps") and (old is None or _same(s.get(fld), old)):
-                s[fld] = float(value or 0) if fld == "weight" else int(float(value or 0))
-    return new
-
-
-def _same(current: Any, old: str) -> bool:
-    try:
-        return current is not None and abs(float(current) - float(old)) < 1e-9
-    except ValueError:
-        return False
+    """The entry's data with the correction applied to every set it concerns (see ``correct``)."""
+    return correct(data, op.exercise, op.field or "", op.old_value, op.new_value).data
 
 
 class PatchStore:
@@ -98,17 +118,21 @@ class PatchStore:
                 row = await cur.fetchone()
             if row is not None:
                 done = json.loads(row[0])
+                # Rows committed by earlier versions lack the newer keys; their defaults are empty.
                 return CommitResult(patch_id=patch.patch_id, replay=True, **done)
             result = CommitResult(patch_id=patch.patch_id)
             now = _now()
             try:
                 for i, op in enumerate(patch.ops):
                     await self._apply(user_key, patch.patch_id, i, op, now, result)
-                undo = {k: getattr(result, k) for k in ("created", "superseded", "goals", "replaced_goals", "lines")}
+                keys = ("created", "superseded", "goals", "replaced_goals", "lines", "reverts", "unchanged")
+                undo = {k: getattr(result, k) for k in keys}
+                # A patch that changed nothing is remembered (a replay must not run it again) but never undone.
+                status = "committed" if result.changed else "unchanged"
                 await conn.execute(
                     "INSERT INTO patches (patch_id, user_key, conversation, ops, undo, status, committed_at) "
-                    "VALUES (?, ?, ?, ?, ?, 'committed', ?)",
-                    (patch.patch_id, user_key, conversation, patch.model_dump_json(), json.dumps(undo), now),
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (patch.patch_id, user_key, conversation, patch.model_dump_json(), json.dumps(undo), status, now),
                 )
                 await conn.commit()
             except BaseException:
@@ -123,6 +147,7 @@ class PatchStore:
             await conn.execute(INSERT_SQL, insert_params(user, entry, now))
             result.created.append(entry_id_for(user, entry.source_key))
             result.lines.append(f"{entry.occurred_on.isoformat()} {entry.summary}")
+            result.reverts.append(f"{entry.occurred_on.isoformat()} {entry.summary} removed")
         elif op.op == "set_goal":
             async with conn.execute(
                 "SELECT id FROM goals WHERE user_key = ? AND domain = ? AND status = 'active'", (user, op.domain)
@@ -136,27 +161,36 @@ class PatchStore:
             result.goals.append(int(cur2.lastrowid or 0))
             result.replaced_goals.extend(old)
             result.lines.append(f"goal ({op.domain}): {op.goal}")
+            before = ""
+            if old:
+                marks = ",".join("?" * len(old))
+                async with conn.execute(f"SELECT goal FROM goals WHERE id IN ({marks})", old) as cur:
+                    before = "; ".join(r[0] for r in await cur.fetchall())
+            result.reverts.append(f"goal ({op.domain}): {op.goal} back to " + (before or "no goal"))
         else:  # correct_entry
             async with conn.execute(
                 f"SELECT {_COLUMNS} FROM entries WHERE entry_id = ? AND user_key = ? AND status = 'active'",
                 (op.entry_id, user),
             ) as cur:
                 row = await cur.fetchone()
-            if row is None:
-                raise LookupError(f"entry {op.entry_id} is no longer there to correct")
+            if row is None:  # corrected, undone or forgotten since the plan was shown
+                result.unchanged.append(f"the {op.exercise or 'entry'} entry shown in the plan was changed since")
+                return
             original = _row_to_entry(row)
-            data = corrected_data(original.data, op)
-            summary = "; ".join(
-                exercise_line(ExerciseLog.model_validate(e)) for e in data.get("exercises", [])
-            ) or original.summary
+            fix = correct(original.data, op.exercise, op.field or "", op.old_value, op.new_value)
+            if not fix.changes_anything:
+                what = f"{op.exercise or 'entry'} {op.field} {op.old_value or ''} → {op.new_value}".replace("  ", " ")
+                result.unchanged.append(f"{original.occurred_on.isoformat()} {original.summary}: {what} matches no set")
+                return
+            summary = fix.summary or original.summary
             fixed = NewEntry(
                 occurred_on=original.occurred_on,
                 domain=original.domain,
                 activity_type=original.activity_type,
                 kind=original.kind,
                 summary=summary,
-                data=data,
-                raw_text=original.raw_text + f"\n(corrected: {op.field} {op.old_value} -> {op.new_value})",
+                data=fix.data,
+                raw_text=original.raw_text + f"\n(corrected: {op.field} {op.old_value or '?'} -> {op.new_value})",
                 terms=original.terms,
                 source="correction",
                 source_key=f"{patch_id}:{i}",
@@ -165,10 +199,12 @@ class PatchStore:
             await conn.execute("UPDATE entries SET status = 'superseded' WHERE entry_id = ?", (original.entry_id,))
             result.created.append(entry_id_for(user, fixed.source_key))
             result.superseded.append(original.entry_id)
-            result.lines.append(f"{original.occurred_on.isoformat()} {original.summary} → {summary}")
+            day = original.occurred_on.isoformat()
+            result.lines.append(f"{day} {original.summary} → {summary} ({fix.which_sets()})")
+            result.reverts.append(f"{day} {summary} back to {original.summary}")
 
     async def undo_last(self, user_key: str) -> tuple[str, list[str]] | None:
-        """Revert the user's last committed patch; returns its id and lines, or None."""
+        """Revert the user's last committed patch; returns its id and one ``… back to …`` line per change, or None."""
         conn = self._db.conn
         async with self._db.lock:
             async with conn.execute(
@@ -196,7 +232,7 @@ class PatchStore:
             except BaseException:
                 await conn.rollback()
                 raise
-        return patch_id, list(undo.get("lines", []))
+        return patch_id, list(undo.get("reverts") or undo.get("lines", []))
 
     async def active_goals(self, user_key: str) -> list[tuple[str, str]]:
         async with self._db.conn.execute(
@@ -212,10 +248,18 @@ class PatchStore:
             await self._db.conn.commit()
 
     async def record_event(self, conversation: str, user_key: str, kind: str, detail: str) -> None:
+        """Record a planning event; inside `events_of_turn`, once per turn however often the turn runs."""
+        scope = _turn_events.get()
+        key = None
+        if scope is not None:
+            turn, seen = scope
+            seen[kind] += 1
+            key = f"{turn}:{kind}:{seen[kind]}"
         async with self._db.lock:
             await self._db.conn.execute(
-                "INSERT INTO events (conversation, user_key, kind, detail, at) VALUES (?, ?, ?, ?, ?)",
-                (conversation, user_key, kind, detail[:500], _now()),
+                "INSERT OR IGNORE INTO events (conversation, user_key, kind, detail, at, turn_key) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (conversation, user_key, kind, detail[:500], _now(), key),
             )
             await self._db.conn.commit()
 

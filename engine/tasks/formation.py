@@ -1,7 +1,7 @@
 """Checks around the task-formation model, all in code.
 
-The model proposes; code decides: which evidence really has a source, what the
-confidence is, which operations the domain's tool profile allows and within
+The model proposes; code decides: which evidence really has a source
+(:mod:`engine.tasks.evidence`), what the confidence is, which operations the domain's tool profile allows and within
 which limits, which entry a correction means, and whether the gate is met.
 """
 
@@ -15,9 +15,10 @@ from datetime import date, datetime, timedelta
 
 from engine.outcomes import Citation
 from engine.tasks.model import Evidence, PatchOp
-from engine.agents.task_schemas import ProposedAssumption, ProposedOp
+from engine.agents.task_schemas import ProposedOp
 from engine.domains.model import Domain
 from engine.domains.registry import ActiveDomainContext
+from engine.entries.corrections import Correction, correct, read_value
 from engine.entries.model import Entry
 
 STATUS_WEIGHT = {"validated": 1.0, "unresolved": 0.4, "conflicting": 0.0}
@@ -43,32 +44,6 @@ def _entry_source(e: Entry, now: str) -> Citation:
         retrieved_at=datetime.fromisoformat(now),
         on=e.occurred_on,
     )
-
-
-def check_evidence(
-    proposed: Sequence[ProposedAssumption], entries: Sequence[Entry], ctx: ActiveDomainContext, now: str
-) -> list[Evidence]:
-    """Keep a ``validated`` claim only when its source exists: an entry on that date, or the domain."""
-    by_day: dict[str, list[Entry]] = {}
-    for e in entries:
-        by_day.setdefault(e.occurred_on.isoformat(), []).append(e)
-    out: list[Evidence] = []
-    for a in proposed:
-        source = a.source.strip()
-        sources: list[Citation] = []
-        status = a.status
-        notes = ""
-        if source in by_day:
-            sources = [_entry_source(e, now) for e in by_day[source][:3]]
-        elif source.lower() in ("domain", *ctx.domains_loaded):
-            name = ctx.domains_loaded[0] if source.lower() == "domain" and ctx.domains_loaded else source.lower()
-            sources = [
-                Citation(title=f"{name} expertise and rules", ref=f"domain:{name}", retrieved_at=datetime.fromisoformat(now))
-            ]
-        if status == "validated" and not sources:
-            status, notes = "unresolved", f"no entry or domain source for “{source or 'nothing cited'}”"
-        out.append(Evidence(claim=a.claim, status=status, critical=a.critical, sources=sources, notes=notes))
-    return out
 
 
 def confidence(evidence: Sequence[Evidence]) -> float:
@@ -104,30 +79,24 @@ def patch_id_for(turn_id: str, revision: int, ops: Sequence[PatchOp]) -> str:
     return "p" + hashlib.sha256(f"{turn_id}|{revision}|{blob}".encode()).hexdigest()[:20]
 
 
-def _number(text: str | None) -> float | None:
-    if text is None:
-        return None
-    cleaned = "".join(ch for ch in text.replace(",", ".") if ch.isdigit() or ch == ".")
-    try:
-        return float(cleaned)
-    except ValueError:
-        return None
+def find_correction_target(
+    entries: Sequence[Entry], exercise: str | None, fld: str, old: str | None, new: str | None
+) -> tuple[Entry, Correction] | None:
+    """The entry a correction means and what it does there: the latest logged one it changes something in.
 
-
-def find_correction_target(entries: Sequence[Entry], exercise: str | None, fld: str, old: str | None) -> Entry | None:
-    """The entry a correction means: the latest logged one with that exercise (and that old value)."""
-    old_n = _number(old)
+    Without an old value the latest entry with that exercise is meant, as long
+    as the correction changes something there.
+    """
     candidates = [e for e in entries if e.status == "active" and e.kind == "parsed"]
     for e in sorted(candidates, key=lambda e: (e.occurred_on, e.created_at), reverse=True):
-        for ex in e.data.get("exercises", []):
-            if exercise and ex.get("name") != exercise:
-                continue
-            if old_n is None:
-                return e
-            if fld == "sets" and ex.get("sets") == old_n:
-                return e
-            if any(s.get(fld) is not None and abs(float(s[fld]) - old_n) < 1e-9 for s in ex.get("set_details", [])):
-                return e
+        names = {ex.get("name") for ex in e.data.get("exercises", []) if isinstance(ex, dict)}
+        if exercise and exercise not in names:
+            continue
+        fix = correct(e.data, exercise, fld, old, new)
+        if fix.changes_anything:
+            return e, fix
+        if old is None:
+            return None  # the latest entry with that exercise already says so: nothing to change
     return None
 
 
@@ -177,19 +146,23 @@ def check_ops(
             out.ops.append(PatchOp(op=name, domain=domain.name, goal=(p.goal or "").strip()[:300], exercise=exercise))
         else:
             fld = (p.field or "").strip().lower()
-            if fld not in ("weight", "reps", "sets") or _number(p.new_value) is None:
+            new = read_value(p.new_value)
+            if fld not in ("weight", "reps", "sets") or new is None:
                 out.problems.append(f"I can correct weight, reps or sets with a number, not “{p.field} = {p.new_value}”")
                 continue
-            target = find_correction_target(entries, exercise, fld, p.old_value)
-            if target is None:
+            found = find_correction_target(entries, exercise, fld, p.old_value, p.new_value)
+            if found is None:
                 out.needs_user.append(
-                    f"I can't find a logged {exercise or 'entry'} with {fld} {p.old_value or '?'} to correct"
+                    f"I can't find a logged {exercise or 'entry'} with {fld} {p.old_value or '?'} "
+                    f"that would change to {new}"
                 )
                 continue
+            target, fix = found
+            where = f"{target.occurred_on.isoformat()} · {target.summary}: {fix.which_sets()}"
             out.ops.append(
                 PatchOp(
                     op=name, domain=target.domain, exercise=exercise, entry_id=target.entry_id, field=fld,
-                    old_value=p.old_value, new_value=p.new_value,
+                    old_value=p.old_value, new_value=p.new_value, detail=where,
                 )
             )
             out.evidence.append(
@@ -197,7 +170,7 @@ def check_ops(
                     claim=f"The entry meant is {target.occurred_on.isoformat()}: {target.summary}",
                     status="validated",
                     sources=[_entry_source(target, now)],
-                    notes="the latest matching entry",
+                    notes=f"the latest matching entry; {fix.which_sets()} change, giving: {fix.summary}",
                 )
             )
     return out

@@ -40,6 +40,8 @@ class PatchOp(BaseModel):
     field: str | None = None
     old_value: str | None = None
     new_value: str | None = None
+    detail: str | None = None
+    """correct_entry: the entry meant and which of its sets change, shown for approval (found by code)."""
 
 
 class Patch(BaseModel):

@@ -7,14 +7,18 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 
 from adapters.common import (
+    EDIT_HINT,
     ChatQueues,
     Recent,
+    Typed,
     closing_label,
     command_turn,
     control_action,
     decide,
     decide_plan,
-    typed_reply,
+    read_command,
+    read_typed,
+    visible,
 )
 from engine import ApprovalDecision, ApprovalRequest, Ask, ClarificationAnswer, Control, Message, Question, Resume
 
@@ -29,10 +33,8 @@ ASK = Ask(
 PLAN = ApprovalRequest(interrupt_id="p1", title="Plan", plan={}, summary="", confidence=0.9)
 
 
-def turn(name: str, argument: str = "", *, message_commands: bool = True) -> Control | Message | None:
-    return command_turn(
-        name, argument, conversation=KEY, user=KEY, message_commands=message_commands, at=AT, message_id="7"
-    )
+def turn(name: str, argument: str = "") -> Control | Message | None:
+    return command_turn(name, argument, conversation=KEY, user=KEY, at=AT, message_id="7")
 
 
 def test_every_spelling_of_a_control_names_one_action() -> None:
@@ -45,11 +47,28 @@ def test_every_spelling_of_a_control_names_one_action() -> None:
     assert control_action("/dance") is None and control_action("/log") is None
 
 
-def test_log_and_ask_are_messages_only_where_the_platform_offers_them() -> None:
+def test_log_and_ask_are_messages_on_every_platform() -> None:
     logged = turn("/log", "bench 55kg 10x5")
     assert logged == Message(conversation=KEY, user=KEY, at=AT, text="bench 55kg 10x5", message_id="7")
-    assert turn("/log", "bench 55kg 10x5", message_commands=False) is None  # the console today
     assert turn("/start") is None and turn("/help") is None and turn("/dance") is None  # the adapter's own, or unknown
+
+
+def read(name: str, argument: str = "") -> tuple[str | None, str, Control | Message | None]:
+    got = read_command(name, argument, conversation=KEY, user=KEY, at=AT)
+    return got.own, got.usage, got.turn
+
+
+def test_commands_read_the_same_on_every_platform() -> None:
+    # Issue 11: /help with words after it was an unknown command in the console; /tz alone set the zone "".
+    assert read("/help", "extra words")[0] == "help" and read("/HELP")[0] == "help" and read("/start", "x")[0] == "start"
+    assert read("/tz") == ("usage", "Usage: /timezone Asia/Seoul", None)
+    assert read("/timezone", "  ") == ("usage", "Usage: /timezone Asia/Seoul", None)
+    assert read("/log")[:2] == ("usage", "Usage: /log bench 55kg 10x5") and read("/ask")[0] == "usage"
+    assert read("/forget")[0] == "confirm" and read("/forget", "yes")[0] == "confirm"  # the adapter asks first
+    assert read("/dance") == ("unknown", "", None)
+    zone = read("/tz", " Asia/Seoul ")[2]
+    assert isinstance(zone, Control) and zone.action == "timezone" and zone.argument == "Asia/Seoul"
+    assert read("/log", "bench 55kg 10x5")[2] == Message(conversation=KEY, user=KEY, at=AT, text="bench 55kg 10x5")
 
 
 def test_picks_answer_the_open_question_or_plan_with_a_label() -> None:
@@ -68,16 +87,57 @@ def test_picks_answer_the_open_question_or_plan_with_a_label() -> None:
     assert decide_plan("revise", "smaller jumps").answer == ApprovalDecision(decision="revise", feedback="smaller jumps")
 
 
-def test_typed_lines_read_as_picks() -> None:
-    assert typed_reply("2", ASK) == ClarificationAnswer(answers=["Squat"])
-    assert typed_reply(" Skip ", ASK) == ClarificationAnswer(declined=True)
-    assert typed_reply("3", ASK) == ClarificationAnswer(answers=["3"])  # out of range: the person's own words
-    assert typed_reply("²", ASK) == ClarificationAnswer(answers=["²"])  # a digit int() cannot read
-    assert typed_reply(" deadlift ", ASK) == ClarificationAnswer(answers=["deadlift"])
-    assert typed_reply("Revise  smaller jumps ", PLAN) == ApprovalDecision(decision="revise", feedback="smaller jumps")
-    assert typed_reply("approve", PLAN) == ApprovalDecision(decision="approve")
-    assert typed_reply("what is this plan?", PLAN) is None  # no decision: a message
-    assert typed_reply("2", None) is None
+def answer(line: str, pending: Ask | ApprovalRequest | None, user: str = KEY) -> object:
+    typed = read_typed(line, pending, user)
+    if typed is None:
+        return None
+    return typed.answer or ("ask feedback" if typed.ask_feedback else typed.hint)
+
+
+def test_typed_answers_to_a_question() -> None:
+    assert answer("2", ASK) == ClarificationAnswer(answers=["Squat"])
+    assert answer("2번", ASK) == answer("2.", ASK) == ClarificationAnswer(answers=["Squat"])
+    assert answer(" Skip ", ASK) == answer("skip.", ASK) == answer("건너뛰기", ASK) == ClarificationAnswer(declined=True)
+    # Issue 11: a number not on the list went to the model as the answer; now it gets a hint.
+    assert answer("9", ASK) == "Pick a number from 1 to 2, type your own answer, or type skip."
+    assert answer("0", ASK) == answer("3", ASK) != ClarificationAnswer(answers=["3"])
+    assert answer("²", ASK) == ClarificationAnswer(answers=["²"])  # a digit int() cannot read: the person's words
+    assert answer(" deadlift ", ASK) == ClarificationAnswer(answers=["deadlift"])
+    open_question = Ask(interrupt_id="q2", questions=[Question(text="How many sets?")], why="", if_declined="")
+    assert answer("5", open_question) == ClarificationAnswer(answers=["5"])  # no choices: a number is an answer
+    assert answer("2", None) is None
+
+
+def test_typed_decisions_on_a_plan() -> None:
+    approve, cancel = ApprovalDecision(decision="approve"), ApprovalDecision(decision="cancel")
+    # Issue 11: "approve." and "approved" were refused, while any line starting with "approve" approved.
+    for word in ("approve", "approve.", "Approved!", "ok", "OK", "yes", "승인", "승인합니다"):
+        assert answer(word, PLAN) == approve, word
+    for word in ("cancel", "Cancel.", "no", "취소"):
+        assert answer(word, PLAN) == cancel, word
+    assert answer("approve? what does it change", PLAN) is None and answer("approve only week 1", PLAN) is None
+    assert answer("Revise  smaller jumps ", PLAN) == ApprovalDecision(decision="revise", feedback="smaller jumps")
+    assert answer("revise: 3 weeks", PLAN) == ApprovalDecision(decision="revise", feedback="3 weeks")
+    assert answer("수정 무게를 줄여줘", PLAN) == ApprovalDecision(decision="revise", feedback="무게를 줄여줘")
+    # Issue 11: a bare "revise" re-formed the same plan; now it asks what should change.
+    assert answer("revise", PLAN) == answer("Revise.", PLAN) == answer("수정", PLAN) == "ask feedback"
+    assert answer("revised", PLAN) is None and answer("what is this plan?", PLAN) is None
+
+
+def test_zero_width_characters_are_invisible() -> None:
+    assert visible("\u200b\u200d\ufeff") == "" and visible("ap\u200bprove") == "approve"
+    assert read_typed("\u200b\u200b", PLAN, KEY) is None  # empty: the engine says so
+    assert answer("ap\u200bproved", PLAN) == ApprovalDecision(decision="approve")
+    assert answer("스\u200b쿼트", ASK) == ClarificationAnswer(answers=["스쿼트"])
+
+
+def test_someone_elses_question_is_not_answered_by_typing() -> None:
+    theirs = ASK.model_copy(update={"asked_by": "test:ann"})
+    assert read_typed("2", theirs, "test:bob") is None and answer("2", theirs, "test:ann") == ClarificationAnswer(
+        answers=["Squat"]
+    )
+    assert isinstance(read_typed("2", ASK, "test:bob"), Typed)  # asked of nobody in particular
+    assert "Edits aren't applied" in EDIT_HINT and "/undo" in EDIT_HINT
 
 
 def test_closing_labels_say_what_closed_the_question() -> None:
@@ -85,7 +145,11 @@ def test_closing_labels_say_what_closed_the_question() -> None:
     assert closing_label(Message(conversation=KEY, user=KEY, text="  the   squat ")) == "✓ the squat"
     assert closing_label(Message(conversation=KEY, user=KEY, text=long)) == "✓ " + "x" * 99 + "…"
     resume = Resume(conversation=KEY, user=KEY, interrupt_id="q1", answer=ClarificationAnswer(answers=["a"]))
-    assert closing_label(resume) == "✓ Answered"
+    assert closing_label(resume) == "✓ a"  # a typed answer reads like what was typed
+    skipped = resume.model_copy(update={"answer": ClarificationAnswer(declined=True)})
+    assert closing_label(skipped) == "Skipped"
+    approved = resume.model_copy(update={"answer": ApprovalDecision(decision="approve")})
+    assert closing_label(approved) == "✓ Approved"
     assert closing_label(Control(conversation=KEY, user=KEY, action="cancel")) == "✗ Cancelled"
     assert closing_label(Control(conversation=KEY, user=KEY, action="reset")) == "✗ Closed: fresh conversation"
     assert closing_label(Control(conversation=KEY, user=KEY, action="status")) == "✓ Done"

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import io
+import sqlite3
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from adapters.console import ConsoleChat
+from engine.store.inbox import Inbox
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
-from tests.fakes.ollama_server import FakeOllama
+from tests.fakes.ollama_server import Delay, FakeOllama
 
 
 async def chat(open_engine: OpenEngine, lines: list[str]) -> str:
@@ -77,8 +84,74 @@ async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fak
         await chat_.run()
         assert await engine.entries.count("console:kim") == 0
     text = out.getvalue()
-    assert "Plan: Bench 70 kg for 5" in text and "nothing changes until you type: approve" in text
-    assert "Done." in text and "DECISION approve by console:kim" in text and "Undone:" in text
+    assert "Plan: " in text and "nothing changes until you type: approve" in text
+    assert "Done." in text and "DECISION approve by console:kim" in text and "Reverted:" in text
     exported = list(tmp_path.glob("almanac-entries-*.csv"))
     assert len(exported) == 1 and "bench press" in exported[0].read_text()
     assert "Type /forget yes to confirm" in text and "deleted 1 entries" in text
+
+
+async def test_ctrl_c_mid_turn_keeps_the_message_for_the_next_start(sqlite_engine: OpenEngine, fake: FakeOllama) -> None:
+    """Before: Ctrl-C while a turn ran printed "bye" and the message was gone."""
+    fake.script("RouterOutput", Delay(5, scripts.router("LOG")), scripts.router("LOG"))
+    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    out = io.StringIO()
+    async with sqlite_engine() as engine:
+        chat_ = ConsoleChat(engine, "kim", stdin=io.StringIO("bench 55kg 10x5\n"), stdout=out)
+        task = asyncio.create_task(chat_.run())
+        while not fake.requests:
+            await asyncio.sleep(0.01)
+        task.cancel()  # what asyncio.run does on Ctrl-C
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert "kept and runs when you start Almanac again" in out.getvalue()
+    again = io.StringIO()
+    async with sqlite_engine() as engine:
+        await ConsoleChat(engine, "kim", stdin=io.StringIO(""), stdout=again).run()
+        assert await engine.entries.count("console:kim") == 1
+    text = again.getvalue()
+    assert "Picking up what was cut off" in text and "> bench 55kg 10x5" in text and "✓ logged" in text
+
+
+@pytest.mark.parametrize(
+    ("error", "says"),
+    [
+        (OSError(errno.EROFS, "Read-only file system"), "Read-only file system"),
+        (OSError(errno.ENOSPC, "No space left on device"), "No space left on device"),
+        (PermissionError(errno.EACCES, "Permission denied"), "Permission denied"),
+    ],
+)
+async def test_export_that_cannot_be_written_is_one_line(
+    open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: OSError, says: str
+) -> None:
+    """Before: /export in a read-only folder or on a full disk ended the console with a traceback."""
+    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+
+    def refuse(self: Path, *args: Any, **kw: Any) -> int:
+        raise error
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    out = io.StringIO()
+    async with open_engine() as engine:
+        lines = io.StringIO("bench 55kg 10x5\n/export\n/status\n")
+        await ConsoleChat(engine, "kim", stdin=lines, stdout=out, export_dir=tmp_path).run()
+        assert await engine.entries.count("console:kim") == 1
+    text = out.getvalue()
+    (line,) = [t for t in text.splitlines() if "Could not write" in t]
+    assert says in line and "entries are unchanged" in line
+    assert "Traceback" not in text and "Nothing is waiting for you." in text  # the chat went on
+
+
+async def test_storage_failure_is_one_line_and_the_chat_goes_on(
+    open_engine: OpenEngine, fake: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def full(*args: Any, **kw: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    out = io.StringIO()
+    async with open_engine() as engine:
+        monkeypatch.setattr(Inbox, "record", full)
+        await ConsoleChat(engine, "kim", stdin=io.StringIO("bench 55kg 10x5\n/help\n"), stdout=out).run()
+    text = out.getvalue()
+    assert "! The disk where I keep your data is full" in text and "Traceback" not in text and "/retry" in text

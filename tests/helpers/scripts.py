@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
@@ -124,8 +126,34 @@ def analyzer(verdict: str = "sufficient", gaps: list[dict[str, Any]] | None = No
     return {"findings": ["bench went up"], "patterns": [], "gaps": gaps or [], "verdict": verdict}
 
 
-def synthesizer(answer: str, dates: list[str] | None = None) -> dict[str, Any]:
-    return {"answer": answer, "dates_used": dates or []}
+def synthesizer(answer: str) -> dict[str, Any]:
+    """An answer with values by reference, e.g. ``"Your best is {F1}."``."""
+    return {"answer": answer}
+
+
+def value_ids(body: dict[str, Any]) -> dict[str, str]:
+    """The values offered in an agent's prompt: id -> its line (``F3`` -> ``F3: best … = 80 kg``)."""
+    prompt = str(body["messages"][-1]["content"])
+    return {m.group(1): m.group(0) for m in re.finditer(r"^([A-Z]\d+): .*$", prompt, re.MULTILINE)}
+
+
+def refer(template: str, **wanted: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A Synthesizer reply that refers to values by the ids the prompt gave them.
+
+    ``refer("Best: {best}.", best="best estimated 1RM (Epley) of bench press")``
+    fills ``{best}`` with ``{F2}`` when the prompt's line ``F2: …`` contains the text.
+    """
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        lines = value_ids(body)
+        ids = {}
+        for name, needle in wanted.items():
+            found = [i for i, line in lines.items() if needle in line]
+            assert found, f"no value line contains {needle!r}: {list(lines.values())}"
+            ids[name] = "{" + found[0] + "}"
+        return synthesizer(template.format(**ids))
+
+    return reply
 
 
 def evaluator(verdict: str = "pass", missing_data: bool = False, feedback: str = "") -> dict[str, Any]:
@@ -154,16 +182,16 @@ def former(
     operations: list[dict[str, Any]] | None = None,
     assumptions: list[dict[str, Any]] | None = None,
     questions: list[str] | None = None,
-    goal: str = "Bench 70 kg for 5",
+    goal: str = "Bench heavier, step by step",
     steps: list[str] | None = None,
 ) -> dict[str, Any]:
     return {
         "reasoning": "progressive overload from the current working weight",
         "goal": goal,
         "inputs": ["recent bench sessions"],
-        "steps": steps if steps is not None else ["Add 2.5 kg a week", "Test 5 reps in week 4"],
+        "steps": steps if steps is not None else ["Add a small jump each session", "Test a heavy set at the end of the week"],
         "tools_required": ["entries"],
-        "expected_output": "four weeks of planned sessions",
+        "expected_output": "planned sessions for the coming week",
         "risk_flags": [],
         "assumptions": assumptions if assumptions is not None else [],
         "operations": operations or [],

@@ -5,22 +5,22 @@ Strong writes a workout (every set row carries the workout's start time).
 
 * Headers are matched by name, in English or in a localized export (the
   Korean one says ``날짜, 워크아웃 이름, 운동 이름, 세트 순서, 체중, 렙, …``);
-  unknown columns are ignored, optional ones may be missing.
+  the current export (``Duration``, no unit columns) and the legacy one
+  (semicolons, ``Weight Unit``, ``Distance Unit``, ``Workout Duration``) are
+  both read; unknown columns are ignored, optional ones may be missing.
 * The delimiter (``,`` ``;`` or tab) is read off the header line; decimal
-  commas (``62,5``) are accepted.
-* A row that cannot be read (bad date, a non-number where a number belongs,
-  no exercise) is reported with its line number and left out; the rest of the
-  file is imported. Rows with no performance at all (Strong's rest-timer and
-  empty sets: no weight, reps, distance or seconds) are ignored silently.
-* Exercise names are mapped to canonical vocabulary terms (``Bench Press
-  (Barbell)`` -> ``bench press``, ``Bench Press (Dumbbell)`` -> ``dumbbell
-  bench press``, ``벤치프레스 (바벨)`` -> ``bench press``); the name as written
-  is kept as ``source_name``.
-* Cardio exercises (a running or general-fitness term such as ``Running
-  (Treadmill)`` or ``Cycling (Indoor)``, or distance rows without weight) go
-  to ``data["cardio"]``. A workout with only cardio becomes a ``running``
-  entry when every cardio exercise is running, else ``general_fitness``; a
-  workout with any strength sets is one ``strength`` entry.
+  commas (``62,5``) and 12-hour times (``8:05:00 AM``, ``오후 6:30``) are accepted.
+* Every row is kept or reported with its line number and the true reason: a
+  row that cannot be read (bad date, a non-number where a number belongs, no
+  exercise) is a problem; a rest-timer row (``Rest Timer`` in the set order)
+  or an empty set is reported as no set.
+* Set orders are kept, never renumbered: ``W`` is a warm-up, ``D`` a drop set,
+  ``F`` a failure, and a weight with 0 reps a failed attempt (kind
+  ``failure``, 0 reps: never a record).
+* Exercise names are mapped to canonical vocabulary terms, equipment variants
+  staying distinct (``Bench Press (Barbell)`` -> ``bench press``, ``Bench
+  Press (Dumbbell)`` -> ``dumbbell bench press``); the name as written is kept
+  as ``source_name``. Cardio goes to ``data["cardio"]``.
 * ``source_key`` is ``strong:<sha256>`` of the user and the workout's
   normalized rows, so importing the same file again, or a newer export that
   overlaps it, adds nothing for workouts already stored. The workout's
@@ -29,17 +29,17 @@ Strong writes a workout (every set row carries the workout's start time).
 
 Nothing here prints, reads settings or touches the database.
 
-Where it lives: :mod:`~engine.importers.strong.columns` decodes the file and
-finds the columns, :mod:`~engine.importers.strong.rows` reads one row,
-:mod:`~engine.importers.strong.names` maps exercise names,
-:mod:`~engine.importers.strong.entries` builds a workout's entry and
-:mod:`~engine.importers.strong.parse` runs the whole file through them.
+Where it lives: :mod:`~engine.importers.strong.columns` knows the headers,
+:mod:`~engine.importers.strong.rows` reads one row,
+:mod:`~engine.importers.strong.names` maps exercise names (every importer
+uses it), :mod:`~engine.importers.strong.parse` runs the file through them;
+what all importers share is in :mod:`engine.importers.common`.
 """
 
-from engine.importers.strong.columns import ImportFormatError, MissingColumnsError, decode
-from engine.importers.strong.entries import workout_identity
-from engine.importers.strong.names import ExerciseNamer, WeightUnit
-from engine.importers.strong.parse import Progress, RowProblem, StrongImport, parse_strong_csv
+from engine.importers.common import ImportFormatError, MissingColumnsError, Progress, RowProblem, decode
+from engine.importers.common import WeightUnit, workout_identity
+from engine.importers.strong.names import ExerciseNamer
+from engine.importers.strong.parse import StrongImport, parse_strong_csv
 
 __all__ = [
     "ExerciseNamer",

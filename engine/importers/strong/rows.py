@@ -1,19 +1,17 @@
-"""One data row of a Strong file read and checked: numbers, date, units, or what is wrong."""
+"""One data row of a Strong file read and checked: numbers, date, units, set order and kind."""
 
 from __future__ import annotations
 
-import math
 import re
 import unicodedata
-from dataclasses import dataclass
 from datetime import date, datetime
 from functools import lru_cache
-from typing import Any
 
-from engine.importers.strong.columns import _clean
-from engine.importers.strong.names import ExerciseNamer, WeightUnit
+from engine.entries.model import SetKind
+from engine.importers.common import NotASet, SetRow, WeightUnit, clean, clock, num, number
+from engine.importers.strong.names import ExerciseNamer
 
-_MAX_REPS = 1000  # SetDetail's bound
+MAX_REPS = 1000  # SetDetail's bound
 
 _DATE = re.compile(
     r"(\d{4})\s*[-./]\s*(\d{1,2})\s*[-./]\s*(\d{1,2})\.?"
@@ -21,37 +19,14 @@ _DATE = re.compile(
     r"\s*(?:z|[+-]\d{2}:?\d{2})?",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
-
-
-def _num(x: float) -> str:
-    return f"{x:g}"
-
-
-def _number(text: str) -> float | None:
-    """A number as Strong writes it (``62.5``, ``62,5``, ``1.234,5``); None when blank.
-
-    Raises:
-        ValueError: not a number.
-    """
-    s = text.strip().replace("\u00a0", "").replace(" ", "")
-    if not s:
-        return None
-    if "," in s and "." in s:
-        thousands = "." if s.rfind(",") > s.rfind(".") else ","
-        s = s.replace(thousands, "")
-    s = s.replace(",", ".")
-    if not _NUMBER.fullmatch(s):
-        raise ValueError(text)
-    value = float(s)
-    if not math.isfinite(value):
-        raise ValueError(text)
-    return value
+# Strong's set-order letters: warm-up, drop set, failure.
+_LETTER_KINDS: dict[str, SetKind] = {"w": "warmup", "d": "drop", "f": "failure"}
+_REST_TIMER = ("rest timer", "휴식 타이머", "휴식")
 
 
 @lru_cache(maxsize=4096)  # every set row of a workout repeats its start time
-def _when(text: str) -> tuple[date, str]:
-    """The workout's day and its normalized start (``2024-01-15T18:30:00``).
+def when(text: str) -> tuple[date, str]:
+    """The workout's day and its normalized start (``2024-01-15T18:30:00``), from 24- or 12-hour times.
 
     Raises:
         ValueError: not a date Strong writes.
@@ -73,37 +48,15 @@ def _when(text: str) -> tuple[date, str]:
     return day, start.isoformat()
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
-    line: int
-    day: date
-    start: str
-    workout: str
-    exercise: str
-    set_order: str
-    weight: float | None
-    unit: WeightUnit
-    reps: int | None
-    distance: float | None
-    distance_unit: str
-    seconds: float | None
-    rpe: float | None
-    notes: str
-    workout_notes: str
-    duration: str
+class StrongRows:
+    """Reads Strong rows into sets.
 
-    def identity(self) -> tuple[str, str]:
-        return self.start, self.workout
+    Args:
+        index: Field -> column (:data:`~engine.importers.strong.columns.HEADERS`).
+        namer: For the unit columns' spellings.
+        default_unit: Weight unit when the file has no unit column.
+    """
 
-    def fingerprint(self) -> list[Any]:
-        """The row's content, independent of how the file spelled its numbers."""
-        return [
-            self.exercise, self.set_order, self.weight, self.unit, self.reps,
-            self.distance, self.distance_unit, self.seconds, self.rpe,
-        ]  # fmt: skip
-
-
-class _RowReader:
     def __init__(self, index: dict[str, int], namer: ExerciseNamer, default_unit: WeightUnit) -> None:
         self._index = index
         self._namer = namer
@@ -113,82 +66,96 @@ class _RowReader:
         i = self._index.get(fld)
         return values[i].strip() if i is not None and i < len(values) else ""
 
-    def read(self, line: int, values: list[str], problems: list[str]) -> _Row | None:
-        """The row, or None (with ``problems`` filled when it is malformed, empty when it is ignorable)."""
+    def read(self, line: int, values: list[str]) -> SetRow | NotASet | list[str]:
         get = self._get
-        raw_date, exercise = get(values, "date"), _clean(get(values, "exercise"))
+        raw_date, exercise, order_text = get(values, "date"), clean(get(values, "exercise")), get(values, "set_order")
+        problems: list[str] = []
         numbers: dict[str, float | None] = {}
         for fld in ("weight", "reps", "distance", "seconds", "rpe"):
             text = get(values, fld)
             try:
-                value = _number(text)
+                value = number(text)
             except ValueError:
                 problems.append(f"{fld} {text!r} is not a number")
                 continue
             if value is not None and value < 0:
                 problems.append(f"{fld} {text!r} is negative")
                 continue
-            # Strong writes 0 for "not filled in" (and 0 kg means bodyweight).
-            numbers[fld] = None if value == 0 and fld != "rpe" else value
-        if not problems and all(numbers.get(f) is None for f in ("weight", "reps", "distance", "seconds")):
-            return None  # a rest-timer row, an empty set, or a line of bare separators
+            numbers[fld] = value
+        if not problems and (order_text.casefold() in _REST_TIMER or exercise.casefold() in _REST_TIMER):
+            rest = numbers.get("seconds")
+            return NotASet(f"a rest timer ({clock(rest)}), not a set" if rest else "a rest timer, not a set")
+        weight, reps_value = numbers.get("weight") or None, numbers.get("reps")
+        # Strong writes 0 for "not filled in" (and 0 kg means bodyweight); 0 reps
+        # under a weight is a failed attempt, kept as one.
+        if reps_value == 0 and weight is None:
+            reps_value = None
+        distance, seconds = numbers.get("distance") or None, numbers.get("seconds") or None
+        if not problems and weight is None and reps_value is None and distance is None and seconds is None:
+            return NotASet("no weight, reps, distance or time (an empty set)")
         try:
-            day, start = _when(raw_date)
+            day, start = when(raw_date)
         except ValueError:
             problems.insert(0, f"bad date {raw_date!r}" if raw_date else "missing date")
             day, start = date.min, ""
         if not exercise:
             problems.insert(0, "missing exercise name")
-        reps_value = numbers.get("reps")
         reps: int | None = None
         if reps_value is not None:
             if reps_value != int(reps_value):
                 problems.append(f"reps {get(values, 'reps')!r} is not a whole number")
-            elif reps_value > _MAX_REPS:
-                problems.append(f"reps {get(values, 'reps')!r} is more than {_MAX_REPS}")
+            elif reps_value > MAX_REPS:
+                problems.append(f"reps {get(values, 'reps')!r} is more than {MAX_REPS}")
             else:
                 reps = int(reps_value)
         unit: WeightUnit = self._default_unit
-        unit_text = get(values, "weight_unit")
-        if unit_text:
+        if unit_text := get(values, "weight_unit"):
             found = self._namer.weight_unit(unit_text)
             if found is None:
                 problems.append(f"unknown weight unit {unit_text!r}")
             else:
                 unit = found
         distance_unit = "km"
-        distance_text = get(values, "distance_unit")
-        if distance_text:
+        if distance_text := get(values, "distance_unit"):
             found_distance = self._namer.distance_unit(distance_text)
             if found_distance is None:
                 problems.append(f"unknown distance unit {distance_text!r}")
             else:
                 distance_unit = found_distance
-        if not problems and reps is None and numbers.get("distance") is None and numbers.get("seconds") is None:
-            problems.append("a weight without reps, seconds or distance")
         if problems:
-            return None
-        order = get(values, "set_order")
-        try:
-            parsed_order = _number(order)
-            order = _num(parsed_order) if parsed_order is not None else order.casefold()
-        except ValueError:
-            order = order.casefold()
-        return _Row(
+            return problems
+        order, set_num, label = _order(order_text)
+        kind = _LETTER_KINDS.get(order, "failure" if reps == 0 and weight is not None else "normal")
+        return SetRow(
             line=line,
             day=day,
             start=start,
-            workout=_clean(get(values, "workout")),
+            workout=clean(get(values, "workout")),
             exercise=exercise,
-            set_order=order,
-            weight=numbers.get("weight"),
+            order=order,
+            set_num=set_num,
+            label=label,
+            kind=kind,
+            weight=weight,
             unit=unit,
             reps=reps,
-            distance=numbers.get("distance"),
+            distance=distance,
             distance_unit=distance_unit,
-            seconds=numbers.get("seconds"),
+            seconds=seconds,
             rpe=numbers.get("rpe"),
-            notes=_clean(get(values, "notes")),
-            workout_notes=_clean(get(values, "workout_notes")),
-            duration=_clean(get(values, "duration")),
+            notes=clean(get(values, "notes")),
+            workout_notes=clean(get(values, "workout_notes")),
+            duration=clean(get(values, "duration")),
         )
+
+
+def _order(text: str) -> tuple[str, int | None, str]:
+    """(the order normalized as Strong imports have always hashed it, its number, its label if no number)."""
+    try:
+        value = number(text)
+    except ValueError:
+        value = None
+    if value is None:
+        return text.casefold(), None, text
+    order = num(value)
+    return order, (int(value) if value >= 1 and value == int(value) else None), ""

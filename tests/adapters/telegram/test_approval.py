@@ -40,7 +40,7 @@ async def seed(engine: Engine, user: int = USER) -> None:
 
 
 async def planned(engine: Engine, user: int = USER) -> list[str]:
-    entries = await engine.entries.between(f"tg:{user}", TODAY, TODAY + timedelta(days=7))
+    entries = await engine.entries.between(f"tg:{user}", TODAY, TODAY + timedelta(days=7), kinds=("planned",))
     return [e.occurred_on.isoformat() for e in entries if e.kind == "planned"]
 
 

@@ -57,9 +57,12 @@ async def test_foreign_press_in_a_group_changes_nothing(sqlite_engine: OpenEngin
         ownerless = Press("choice", Press.parse(question.buttons()[0]["callback_data"]).interrupt_id, 0).data()  # type: ignore[union-attr]
         await bot.feed(tg.press(GROUP, question.message_id, BOB, ownerless, force=True))
         assert tg.answers()[-1]["text"] == "Only the person who was asked can answer that."
-        # Bob typing a reply to the question does not answer it either.
-        (busy,) = await bot.say("bench", GROUP, BOB, reply_to=question.message_id)
-        assert "someone else" in busy.text
+        # Bob typing a reply to the question does not answer it either: in a group each member's
+        # exchange is its own conversation, so it is a message of Bob's, and Ann's question stays open.
+        fake.script("RouterOutput", scripts.router("CHAT"))
+        fake.script("ChatOutput", scripts.chat("Hi Bob!"))
+        (own,) = await bot.say("hello", GROUP, BOB, reply_to=question.message_id)
+        assert own.text == "Hi Bob!" and question.reply_markup is not None
         # Ann's press still works: the refused presses did not claim the message.
         (logged,) = await bot.press(question, "Squat", ANN)
         assert "squat 100 kg" in logged.text

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import re
 import socket
+import sqlite3
 import urllib.error
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -79,7 +80,7 @@ async def test_webhook_rejects_requests_without_the_secret(
     tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script("RouterOutput", Delay(1.0, scripts.router("LOG")))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -110,6 +111,8 @@ async def test_webhook_rejects_requests_without_the_secret(
     assert await post("wrong-secret") == 403
     assert await post(None) == 403
     assert await post(SECRET) == 200
+    # The 200 told Telegram the update arrived: it is in the inbox already, while its turn still runs.
+    assert received(tmp_path) == [(str(update["update_id"]), "new")]
     assert await post(SECRET) == 200  # Telegram retrying a delivery it thinks failed
     await wait_until(lambda: tg.sent(CHAT), task)
     await asyncio.sleep(0.2)
@@ -118,6 +121,12 @@ async def test_webhook_rejects_requests_without_the_secret(
     (logged,) = tg.sent(CHAT)
     assert "bench press 55 kg" in logged.text
     assert len(fake.calls("RouterOutput")) == 1  # the rejected requests reached nothing
+    assert received(tmp_path) == [(str(update["update_id"]), "done")]
+
+
+def received(tmp_path: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(f"file:{tmp_path / 'data' / 'almanac.db'}?mode=ro", uri=True) as db:
+        return db.execute("SELECT delivery_id, status FROM received ORDER BY id").fetchall()
 
 
 @pytest.fixture

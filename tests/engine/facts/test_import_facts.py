@@ -6,7 +6,9 @@ from pathlib import Path
 
 from engine.domains.registry import DomainRegistry
 from engine.facts import compute_facts
-from engine.query.grounding import check_numbers
+from engine.query.grounding import check_text
+from engine.query.references import build_table
+from engine.query.render import render_text
 from engine.importers import store_imported
 from engine.importers.strong import ExerciseNamer, decode, parse_strong_csv
 from engine.store.db import Database
@@ -42,7 +44,11 @@ async def test_facts_on_imported_csv_match_hand_computed_values(tmp_path: Path) 
     running = [f for k, f in facts.items() if k.startswith("running.") and "pace" in k]
     assert any(f.display.startswith("5:06") for f in running)
 
-    answer = "Your best bench e1RM is 80 kg (60 kg × 10 on 2024-01-15); squat peaked at 105 kg."
-    assert check_numbers(answer, list(facts.values()), entries).ok
-    invented = check_numbers("Your best bench was 65 kg.", list(facts.values()), entries)
-    assert not invented.ok and invented.ungrounded == ["65"]
+    table = build_table([facts["bench press.best_set"], facts["squat.heaviest_set"]])
+    answer = "Your best bench set is {F1}; squat peaked at {F2}."
+    assert check_text(answer, table).ok
+    assert render_text(answer, table, "en") == (
+        "Your best bench set is 60 kg × 10 (e1RM 80 kg) (2024-01-15); squat peaked at 105 kg × 5 (2024-01-17)."
+    )
+    invented = check_text("Your best bench was 65 kg.", table)
+    assert not invented.ok and invented.numbers == ["65"]

@@ -103,6 +103,7 @@ def test_english_export_gives_one_entry_per_workout(namer: ExerciseNamer) -> Non
         "started_at": "2024-01-15T18:30:00",
         "workout_name": "Push Day",
         "duration": "1h 5m",
+        "workout_notes": "Felt strong",
     }
     assert push.summary == (
         "bench press 60×10, 60×8, 62.5×6 kg; dumbbell bench press 22.5 kg × 12 reps × 1 set; pull-up BW×10, BW×8"
@@ -120,8 +121,8 @@ def test_english_export_gives_one_entry_per_workout(namer: ExerciseNamer) -> Non
         "notes: Felt strong",
     ]
 
-    # Sets come in Strong's set order (the file lists squat set 2 first); the
-    # bad-weight squat set and the empty set-0 deadlift row are left out.
+    # Sets come in Strong's set order (the file lists squat set 2 first), keeping
+    # their numbers; the bad-weight squat set and the empty set-0 deadlift row are left out.
     ex = by_name(legs)
     assert sets(ex["Squat (Barbell)"]) == [(100.0, 5), (105.0, 5)]
     assert sets(ex["Deadlift (Barbell)"]) == [(140.0, 3)]
@@ -131,7 +132,7 @@ def test_english_export_gives_one_entry_per_workout(namer: ExerciseNamer) -> Non
             "source_name": "Running (Treadmill)",
             "distance_km": 1.5,
             "duration": "9:00",
-            "set_details": [{"set_num": 1, "distance_km": 1.5, "seconds": 540.0}],
+            "set_details": [{"set_num": 1, "distance_km": 1.5, "seconds": 540.0, "notes": "warm-up"}],
         }
     ]
     assert legs.summary == (
@@ -157,12 +158,12 @@ def test_malformed_rows_are_reported_with_line_numbers(namer: ExerciseNamer) -> 
         "line 14: bad date '2024-13-40 07:05:00'",
         "line 16: missing exercise name",
     ]
-    assert result.ignored == 1  # the set-0 row with nothing in it (a rest timer)
+    assert [str(p) for p in result.ignored] == ["line 13: no weight, reps, distance or time (an empty set)"]
 
 
 def test_korean_headers(namer: ExerciseNamer) -> None:
     result = parse(KO, namer)
-    assert result.problems == [] and result.ignored == 0
+    assert result.problems == [] and result.ignored == []
     assert result.columns["weight"] == "체중" and result.columns["reps"] == "렙"
     evening, weekend = result.entries
     assert evening.occurred_on.isoformat() == "2024-02-01" and evening.data["import"]["workout_name"] == "저녁 운동"
@@ -205,9 +206,7 @@ def test_semicolons_decimal_commas_units_and_odd_rows(namer: ExerciseNamer) -> N
     assert bench["set_details"][1]["rpe"] == 9.5
     assert home.data["import"]["started_at"] == "2024-03-02T08:05:00"
     # A timed hold stays a strength exercise, with its time per set.
-    assert plank["name"] == "plank" and plank["set_details"] == [
-        {"set_num": 1, "weight": None, "reps": None, "duration": "0:45"}
-    ]
+    assert plank["name"] == "plank" and plank["set_details"] == [{"set_num": 1, "weight": None, "reps": None, "seconds": 45.0}]
     assert home.data["notes"] == "Bench Press (Barbell): first line second line"
     # Cardio that is not running goes to general fitness.
     assert ride.domain == "general_fitness" and ride.data["metrics"] == [
@@ -304,23 +303,30 @@ async def test_export_csv_one_row_per_set_and_json_round_trip(db: Database, name
     store = EntryStore(db)
     await store_imported(db, USER, parse(EN, namer).entries)
     entries = await all_entries(store, USER)
-    rows = list(csv.reader(io.StringIO(to_csv(entries))))
+    rows = list(csv.DictReader(io.StringIO(to_csv(entries))))
     assert tuple(rows[0]) == CSV_COLUMNS
-    body = [r[:8] for r in rows[1:]]
+    columns = ("date", "time", "workout", "exercise", "canonical", "set_order", "kind", "weight", "unit", "reps",
+               "distance", "distance_unit", "seconds", "rpe", "notes", "status")  # fmt: skip
+    body = [[r[c] for c in columns] for r in rows]
+    push = ["2024-01-15", "18:30:00", "Push Day"]
+    legs = ["2024-01-17", "07:05:00", "Leg Day"]
     assert body == [
-        ["2024-01-15", "strength", "bench press", "1", "60", "kg", "10", ""],
-        ["2024-01-15", "strength", "bench press", "2", "60", "kg", "8", ""],
-        ["2024-01-15", "strength", "bench press", "3", "62.5", "kg", "6", "rpe=8.5"],
-        ["2024-01-15", "strength", "dumbbell bench press", "1", "22.5", "kg", "12", ""],
-        ["2024-01-15", "strength", "pull-up", "1", "", "", "10", ""],
-        ["2024-01-15", "strength", "pull-up", "2", "", "", "8", ""],
-        ["2024-01-17", "strength", "squat", "1", "100", "kg", "5", ""],
-        ["2024-01-17", "strength", "squat", "2", "105", "kg", "5", ""],
-        ["2024-01-17", "strength", "deadlift", "1", "140", "kg", "3", ""],
-        ["2024-01-17", "strength", "run", "", "", "", "", "distance_km=1.5; duration=9:00"],
-        ["2024-01-19", "running", "", "", "", "", "", "distance_km=5 km; duration=25:30; pace=5:06 min/km"],
-    ]
-    assert {r[9] for r in rows[1:7]} == {entries[0].entry_id} and rows[1][8] == entries[0].summary
+        [*push, "Bench Press (Barbell)", "bench press", "1", "normal", "60", "kg", "10", "", "", "", "", "", "done"],
+        [*push, "Bench Press (Barbell)", "bench press", "2", "normal", "60", "kg", "8", "", "", "", "", "", "done"],
+        [*push, "Bench Press (Barbell)", "bench press", "3", "normal", "62.5", "kg", "6", "", "", "", "8.5", "", "done"],
+        [*push, "Bench Press (Dumbbell)", "dumbbell bench press", "1", "normal", "22.5", "kg", "12", "", "", "", "", "",
+         "done"],
+        [*push, "Pull Up", "pull-up", "1", "normal", "", "", "10", "", "", "", "", "", "done"],
+        [*push, "Pull Up", "pull-up", "2", "normal", "", "", "8", "", "", "", "", "", "done"],
+        [*legs, "Squat (Barbell)", "squat", "1", "normal", "100", "kg", "5", "", "", "", "", "belt on", "done"],
+        [*legs, "Squat (Barbell)", "squat", "2", "normal", "105", "kg", "5", "", "", "", "", "", "done"],
+        [*legs, "Deadlift (Barbell)", "deadlift", "1", "normal", "140", "kg", "3", "", "", "", "", "", "done"],
+        [*legs, "Running (Treadmill)", "run", "1", "normal", "", "", "", "1.5", "km", "540", "", "warm-up", "done"],
+        ["2024-01-19", "06:40:00", "Morning Run", "Running (Treadmill)", "run", "1", "normal", "", "", "", "5", "km",
+         "1530", "", "", "done"],
+    ]  # fmt: skip
+    assert {r["entry_id"] for r in rows[:6]} == {entries[0].entry_id} and rows[0]["summary"] == entries[0].summary
+    assert rows[0]["duration"] == "1h 5m" and rows[0]["domain"] == "strength"
     back = [Entry.model_validate(item) for item in json.loads(to_json(entries))]
     assert back == entries
 
@@ -345,14 +351,24 @@ async def test_export_handles_chat_entries(db: Database) -> None:
                      source_key="turn:1:0"),
             NewEntry(occurred_on=date(2024, 5, 1), domain="general_fitness", activity_type="note", kind="note",
                      summary="note: felt tired", data={}, raw_text="felt tired", source_key="turn:2:0"),
+            NewEntry(occurred_on=date(2024, 5, 9), domain="strength", activity_type="strength", kind="planned",
+                     summary="planned: bench press 60 kg × 5 reps × 1 set", data={**chat, "exercises": [
+                         {"name": "bench press", "sets": 1, "weight_unit": "kg",
+                          "set_details": [{"set_num": 1, "weight": 60.0, "reps": 5}]}]},
+                     raw_text="planned", source="plan", source_key="plan:1:0"),
         ],
     )  # fmt: skip
-    rows = list(csv.reader(io.StringIO(to_csv(await all_entries(store, USER)))))
-    assert [r[:8] for r in rows[1:]] == [
-        ["2024-05-01", "general_fitness", "", "", "", "", "", ""],
-        ["2024-05-02", "strength", "bench press", "1", "55", "kg", "10", ""],
-        ["2024-05-02", "strength", "bench press", "2", "55", "kg", "10", ""],
+    rows = list(csv.DictReader(io.StringIO(to_csv(await all_entries(store, USER)))))
+    columns = ("date", "domain", "exercise", "canonical", "set_order", "weight", "unit", "reps", "notes", "status")
+    assert [[r[c] for c in columns] for r in rows] == [
+        ["2024-05-01", "general_fitness", "", "", "", "", "", "", "felt tired", "done"],
+        ["2024-05-02", "strength", "bench press", "bench press", "1", "55", "kg", "10", "", "done"],
+        ["2024-05-02", "strength", "bench press", "bench press", "2", "55", "kg", "10", "", "done"],
+        ["2024-05-09", "strength", "bench press", "bench press", "1", "60", "kg", "5", "", "planned"],
     ]
+    # Planned is not done: the store's reads leave it out unless asked.
+    assert [e.kind for e in await store.recent(USER)] == ["parsed", "note"]
+    assert await store.count(USER) == 2 and len(await all_entries(store, USER)) == 3
 
 
 # --- the command line ----------------------------------------------------------
@@ -377,7 +393,8 @@ def test_cli_import_twice_and_export_without_a_model(cli_env: Path) -> None:
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
         "strong_en.csv: 3 workouts imported for console:kim, 0 already present",
-        "ignored 1 row without weight, reps, distance or time (rest timers)",
+        "ignored 1 row that records no set:",
+        "  line 13: no weight, reps, distance or time (an empty set)",
         "skipped 3 rows:",
         "  line 11: weight 'ten' is not a number",
         "  line 14: bad date '2024-13-40 07:05:00'",
@@ -394,11 +411,11 @@ def test_cli_import_twice_and_export_without_a_model(cli_env: Path) -> None:
     assert out.returncode == 0, out.stderr
     rows = list(csv.DictReader(io.StringIO(out.stdout)))
     assert len(rows) == 11 + 6  # English sets and cardio rows, then the Korean file's six sets
-    assert [(r["exercise"], r["weight"], r["reps"]) for r in rows if r["date"] == "2024-02-01"] == [
-        ("bench press", "60", "10"),
-        ("bench press", "62.5", "8"),
-        ("squat", "100", "5"),
-        ("squat", "100", "5"),
+    assert [(r["exercise"], r["canonical"], r["weight"], r["reps"]) for r in rows if r["date"] == "2024-02-01"] == [
+        ("벤치프레스 (바벨)", "bench press", "60", "10"),
+        ("벤치프레스 (바벨)", "bench press", "62.5", "8"),
+        ("스쿼트 (바벨)", "squat", "100", "5"),
+        ("스쿼트 (바벨)", "squat", "100", "5"),
     ]
     target = cli_env / "me.json"
     saved = bot(cli_env, "export", "--user", USER, "--output", str(target))

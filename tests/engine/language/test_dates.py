@@ -70,7 +70,8 @@ def test_fixture_weekdays() -> None:
     ],
 )
 def test_resolves_past_dates(text: str, on: date, phrase: str) -> None:
-    assert resolve_date(text, SUNDAY) == DateMention(on=on, phrase=phrase, status="ok")
+    found = resolve_date(text, SUNDAY)
+    assert found is not None and (found.on, found.phrase, found.status) == (on, phrase, "ok")
 
 
 @pytest.mark.parametrize(
@@ -176,10 +177,43 @@ def test_flags_impossible_dates(text: str, phrase: str) -> None:
         "Nov 2026 program",
         "그제서야 알았다",
         "3 sets of 10",
+        # Fractions, scores and ratios (issue 11: "1/2 marathon" was stored on January 2).
+        "ran a 1/2 marathon in 1:52:40",
+        "3/4 squats 100kg",
+        "10/10 laps",
+        "5/5 felt easy",
+        "1/4 mile repeats",
+        "did a 2/3 of the plan",
+        # 그제야 means "only then", not the day before yesterday.
+        "그제야 스쿼트 자세가 잡혔다",
     ],
 )
 def test_workout_numbers_are_not_dates(text: str) -> None:
     assert resolve_date(text, SUNDAY) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "guess"),
+    [
+        ("bench 10/5", True),  # may be two numbers: the caller says which date it used
+        ("11.20 벤치 55키로", True),
+        ("on 10/5 bench", False),  # the words say it is a date
+        ("10/5에 벤치", False),
+        ("2026-10-05 bench", False),
+        ("yesterday", False),
+        ("Oct 5", False),
+    ],
+)
+def test_a_bare_month_day_is_marked_as_a_guess(text: str, guess: bool) -> None:
+    found = resolve_date(text, SUNDAY)
+    assert found is not None and found.status == "ok" and found.ambiguous is guess
+
+
+def test_the_day_before_yesterday_is_still_read() -> None:
+    assert [resolve_date(t, SUNDAY) for t in ("그제 스쿼트", "엊그제 데드")] == [
+        DateMention(on=date(2026, 11, 20), phrase="그제", status="ok"),
+        DateMention(on=date(2026, 11, 20), phrase="엊그제", status="ok"),
+    ]
 
 
 def test_nfd_korean_is_normalized() -> None:
@@ -191,7 +225,7 @@ def test_nfd_korean_is_normalized() -> None:
 
 def test_new_year_rollover() -> None:
     assert resolve_date("12/25", date(2026, 1, 3)) == DateMention(
-        on=date(2025, 12, 25), phrase="12/25", status="ok"
+        on=date(2025, 12, 25), phrase="12/25", status="ok", ambiguous=True
     )
     assert resolve_date("yesterday", date(2026, 1, 1)) == DateMention(
         on=date(2025, 12, 31), phrase="yesterday", status="ok"

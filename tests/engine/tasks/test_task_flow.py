@@ -6,10 +6,13 @@ import shutil
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from engine.domains.registry import BUILTIN_DIR
+from engine.domains.registry import BUILTIN_DIR, DomainRegistry, DomainSelector
 from engine.engine import Engine
 from engine.outcomes import Answer, ApprovalRequest, Ask, Logged, Notice
 from engine.entries.model import NewEntry
+from engine.query.references import RefTable
+from engine.tasks.evidence import add_rule_lines
+from engine.store.entries import ALL_KINDS
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume
 from tests.helpers import scripts
 from tests.helpers.scripts import good_plan
@@ -45,13 +48,21 @@ async def seed(engine: Engine, *extra: NewEntry) -> None:
     await engine.entries.add(USER, [bench_entry(7, 52.5), bench_entry(0, 55), *extra])
 
 
+def rule_id(word: str, domain: str = "strength") -> str:
+    """The id task formation gives the first expertise or rule line of ``domain`` that mentions ``word``."""
+    table = RefTable()
+    add_rule_lines(table, DomainSelector(DomainRegistry.load()).build_active_context([domain]))
+    return next(r.id for r in table.refs if word in r.text)
+
+
 def script_plan(fake: FakeOllama, *formers: dict) -> None:  # type: ignore[type-arg]
     fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", *formers)
 
 
 async def entry_summaries(engine: Engine) -> list[str]:
-    return sorted(e.summary for e in await engine.entries.between(USER, date(2020, 1, 1), date(2030, 1, 1)))
+    found = await engine.entries.between(USER, date(2020, 1, 1), date(2030, 1, 1), kinds=ALL_KINDS)
+    return sorted(e.summary for e in found)
 
 
 async def test_task_sheet_needs_approval_and_approve_executes_once(open_engine: OpenEngine, fake: FakeOllama) -> None:
@@ -68,7 +79,7 @@ async def test_task_sheet_needs_approval_and_approve_executes_once(open_engine: 
         out = await engine.handle(decide(req, "approve"))
         assert isinstance(out[0], Logged) and len(out[0].entries) == 3
         assert isinstance(out[-1], Notice) and out[-1].code == "committed"
-        planned = [e for e in await engine.entries.between(USER, TODAY, TODAY + timedelta(days=7)) if e.kind == "planned"]
+        planned = await engine.entries.between(USER, TODAY, TODAY + timedelta(days=7), kinds=("planned",))
         assert [e.occurred_on.isoformat() for e in planned] == WEEK
         again = await engine.handle(decide(req, "approve"))
         assert isinstance(again[0], Notice) and again[0].code == "stale"
@@ -122,7 +133,7 @@ async def test_restart_while_approval_pending_then_approve_executes_once(sqlite_
         first = await restarted.handle(decide(req, "approve"))
         second = await restarted.handle(decide(req, "approve"))
         assert isinstance(first[0], Logged) and second[0].code == "stale"  # type: ignore[union-attr]
-        planned = [e for e in await restarted.entries.between(USER, TODAY, TODAY + timedelta(days=7)) if e.kind == "planned"]
+        planned = await restarted.entries.between(USER, TODAY, TODAY + timedelta(days=7), kinds=("planned",))
         assert len(planned) == 3
 
 
@@ -139,7 +150,7 @@ async def test_execute_replay_commits_once(open_engine: OpenEngine, fake: FakeOl
         replay = await engine.patches.commit(USER, CONV, sheet.patch)
         assert not first.replay and replay.replay and replay.created == first.created
         await engine.handle(decide(req, "approve"))  # the node commits the same patch id: nothing new
-        planned = [e for e in await engine.entries.between(USER, TODAY, TODAY + timedelta(days=7)) if e.kind == "planned"]
+        planned = await engine.entries.between(USER, TODAY, TODAY + timedelta(days=7), kinds=("planned",))
         assert len(planned) == 3
 
 
@@ -182,14 +193,17 @@ async def test_correction_supersedes_the_latest_matching_entry(open_engine: Open
 async def test_no_task_and_work_plan_store_nothing(open_engine: OpenEngine, fake: FakeOllama) -> None:
     script_plan(fake, scripts.former(next_step="no_task"))
     fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", scripts.former(operations=[], assumptions=[scripts.assumption("deloads help", source="domain")]))
+    deload = scripts.assumption("deloads help after a stall", source=rule_id("deload"))
+    fake.script("TaskFormationOutput", scripts.former(operations=[], assumptions=[deload]))
     async with open_engine() as engine:
         await seed(engine)
         before = await entry_summaries(engine)
         (none,) = await engine.handle(say("thanks for the plan"))
         assert isinstance(none, Answer) and none.text.startswith("There's nothing for me to plan")
         (plan,) = await engine.handle(say("how should I structure a deload?"))
-        assert isinstance(plan, Answer) and "1. Add 2.5 kg a week" in plan.text and not plan.partial
+        assert isinstance(plan, Answer) and "1. Add a small jump each session" in plan.text and not plan.partial
+        # The domain line the claim rests on is the evidence shown.
+        assert any("deload" in c.title and c.ref.startswith("domain:strength#R") for c in plan.citations)
         assert await entry_summaries(engine) == before
 
 
@@ -317,8 +331,8 @@ async def test_pending_plan_blocks_new_messages_until_decided(open_engine: OpenE
         await seed(engine)
         (req,) = await engine.handle(say(PLAN_REQUEST))
         (busy,) = await engine.handle(say("bench 60kg 5x5"))
-        assert isinstance(busy, Notice) and busy.code == "pending_approval"
-        (cancelled,) = await engine.handle(Control(conversation=CONV, user=USER, action="cancel"))
+        assert isinstance(busy, Notice) and busy.code == "held"  # kept, and run after the decision
+        cancelled, *_ = await engine.handle(Control(conversation=CONV, user=USER, action="cancel"))
         assert isinstance(cancelled, Notice) and cancelled.code == "cancelled"
         wrong = await engine.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=req.interrupt_id, answer=ClarificationAnswer(answers=["x"]))  # type: ignore[union-attr]

@@ -208,6 +208,7 @@ class FakeTelegram(BotMethods):
             self._lock.notify_all()
 
     def queued(self) -> int:
+        """Updates not yet confirmed by the bot (a getUpdates with a higher offset)."""
         with self._lock:
             return len(self._updates)
 
@@ -304,16 +305,21 @@ class FakeTelegram(BotMethods):
         return 200, {"ok": True, "result": result}
 
     def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        # As Telegram does: an update stays until a getUpdates with a higher offset confirms it,
+        # so a bot that dies before confirming gets the same updates again.
         limit = int(params.get("limit") or 100)
+        offset = int(params.get("offset") or 0)
         wait = min(float(params.get("timeout") or 0), self.long_poll_s)
         deadline = time.monotonic() + wait
         with self._lock:
+            while self._updates and int(self._updates[0]["update_id"]) < offset:
+                self._updates.popleft()
             while not self._updates and self._server is not None:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
                 self._lock.wait(left)
-            out = [self._updates.popleft() for _ in range(min(limit, len(self._updates)))]
+            out = list(itertools.islice(self._updates, limit))
             now = time.monotonic()
             for u in out:
                 self.delivered.setdefault(int(u["update_id"]), now)

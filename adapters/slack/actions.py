@@ -1,0 +1,69 @@
+"""What a button carries: which press it is, for which question or plan, in which conversation, for whom.
+
+``action_id`` says the kind (``almanac:approve``, ``almanac:choice:1``); the
+``value`` carries ``<interrupt id>|<owner>|<conversation>``. The owner is in
+the button so that a foreign press is refused without a database look-up,
+and the conversation so that a press finds its thread even when the message
+it sits on was sent before a restart. Both stay far below Slack's limits
+(255 and 2,000 characters).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+PREFIX = "almanac:"
+ACTION_PATTERN = re.compile(r"^almanac:")
+"""Matches every action id of ours (bolt routes presses with it)."""
+
+PressKind = Literal["choice", "skip", "approve", "revise", "cancel", "forget"]
+_KINDS: tuple[PressKind, ...] = ("choice", "skip", "approve", "revise", "cancel", "forget")
+
+
+@dataclass(frozen=True)
+class Press:
+    """One button: what it does and whose question or plan it answers.
+
+    Attributes:
+        kind: choice / skip / approve / revise / cancel, or forget (the /almanac forget confirmation).
+        interrupt_id: the pending question's or plan's id ("" for forget).
+        owner: the Slack member id allowed to press ("" = anyone in the conversation).
+        conversation: the engine's conversation key.
+        index: which choice (choice only).
+    """
+
+    kind: PressKind
+    interrupt_id: str
+    owner: str
+    conversation: str
+    index: int = 0
+
+    @property
+    def action_id(self) -> str:
+        """Unique within its message, as Slack requires."""
+        return f"{PREFIX}{self.kind}" + (f":{self.index}" if self.kind == "choice" else "")
+
+    @property
+    def value(self) -> str:
+        """The button's value: interrupt id, owner and conversation."""
+        return f"{self.interrupt_id}|{self.owner}|{self.conversation}"
+
+    @classmethod
+    def parse(cls, action_id: str, value: str) -> Press | None:
+        """The press a button's ``action_id`` and ``value`` describe; None if they are not ours or malformed."""
+        if not action_id.startswith(PREFIX):
+            return None
+        kind, _, index = action_id.removeprefix(PREFIX).partition(":")
+        parts = value.split("|", 2)
+        if kind not in _KINDS or len(parts) != 3 or not parts[2].startswith("slack:"):
+            return None
+        if kind == "choice" and not index.isdigit():
+            return None
+        return cls(kind, parts[0], parts[1], parts[2], int(index) if index else 0)
+
+
+def owner_of(user_key: str) -> str:
+    """The Slack member id in a user key (``slack:<team>:<user>`` → ``<user>``); "" when there is none."""
+    return user_key.rsplit(":", 1)[-1] if user_key.startswith("slack:") else ""

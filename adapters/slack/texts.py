@@ -1,0 +1,41 @@
+"""What the Slack adapter itself says (mrkdwn), apart from the engine's outcomes."""
+
+from __future__ import annotations
+
+
+def help_text(command: str) -> str:
+    """The help shown (privately) for ``/almanac`` and ``/almanac help``."""
+    return f"""\
+*Almanac* keeps your training log and answers questions about it. Your entries are yours alone, also in channels.
+Write what you did in your own words — `{command} bench 55kg 10x5`, `{command} 어제 스쿼트 100키로 5x5` — \
+or mention me in a channel, or write to me directly. I answer in a thread; reply there without mentioning me.
+When I am not sure, I ask: press a choice or reply in the thread. Plans change nothing until you press Approve.
+
+`{command} log <text>` — log this
+`{command} ask <question>` — ask about your training
+`{command} status` — show your open question or plan again
+`{command} cancel` — drop your open question or plan
+`{command} reset` — start a fresh conversation here (entries are kept)
+`{command} retry` — run again a message that failed
+`{command} undo` — undo the last approved change
+`{command} history` — what was planned, decided and changed
+`{command} timezone <Area/City>` — your time zone, so "yesterday" means yours
+`{command} export` — your entries as a CSV file, sent to you privately
+`{command} forget` — delete all your entries (asks first)"""
+
+
+def usage(command: str, sub: str) -> str:
+    """A one-line hint for a subcommand that needs an argument."""
+    examples = {"log": "log bench 55kg 10x5", "ask": "ask is my bench better than last week?",
+                "timezone": "timezone Asia/Seoul"}
+    return f"Usage: `{command} {examples.get(sub, sub)}`"
+
+
+REFUSAL = "Sorry, this Almanac is private: it only talks to the people its owner allowed."
+NOT_YOURS = "Only the person who was asked can answer that."
+ALREADY = "That was already answered."
+BROKEN_BUTTON = "This button no longer works."
+EMPTY_FEEDBACK = "Say what should change — or close this and press Cancel on the plan."
+APOLOGY = "Sorry, something went wrong on my side. It is logged; please try again in a moment."
+EXPORT_SENT = "Your export is in your direct messages with me."
+FORGET_DELETING = "Deleting everything…"

@@ -1,0 +1,144 @@
+"""One turn in Slack: ``engine.handle(...)`` with a sign of work, then the outcomes in the thread.
+
+The sign of work is a reaction on the person's message: 👀 when a turn takes
+longer than a moment, swapped for ✅ when it is done. No status message is
+edited, so a busy channel costs at most three reaction calls per slow turn,
+and none when the bot is too busy (the shared `Budget`). No thread history is
+fetched (``conversations.replies``): the engine keeps it in its checkpoints.
+
+`Turns` also keeps the question or plan each conversation shows with
+buttons (durably, in `SlackStore`), so that when a typed reply, ``cancel`` or
+``reset`` closes it, the buttons go away and the decision shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from datetime import datetime, timezone
+
+import structlog
+
+from adapters.slack import texts
+from adapters.slack.place import Place
+from adapters.slack.render import SlackMessage, decided, plain, render
+from adapters.slack.send import Outbox
+from adapters.slack.store import Prompt, SlackStore
+from adapters.common import closing_label, open_prompt
+from engine import ApprovalRequest, Ask, Document, Handler, Outcome, Turn
+
+log = structlog.get_logger("adapters.slack")
+WORKING, DONE = "eyes", "white_check_mark"
+
+
+class Turns:
+    """Runs turns against the engine and shows their outcomes.
+
+    Args:
+        engine: anything with ``handle(turn, progress)``.
+        outbox: where messages go.
+        store: the adapter's durable state (open prompts).
+        eyes_after: seconds a turn runs before 👀 appears on the person's message.
+    """
+
+    def __init__(self, engine: Handler, outbox: Outbox, store: SlackStore, eyes_after: float = 1.0) -> None:
+        self.engine = engine
+        self.outbox = outbox
+        self.store = store
+        self._eyes_after = eyes_after
+
+    async def run(self, place: Place, turn: Turn, source_ts: str | None = None, private: bool = False) -> None:
+        """Run one turn and put its outcomes on screen.
+
+        Args:
+            place: where the replies go.
+            turn: the engine turn.
+            source_ts: the person's message, which gets the reactions.
+            private: show text outcomes ephemerally (a slash command's control); questions and plans,
+                whose buttons must be editable, still go to the thread.
+        """
+        started = time.perf_counter()
+        async with self._signs(place, source_ts):
+            outcomes = await self.engine.handle(turn)
+        await self.close_answered(place, turn, outcomes)
+        await self.deliver(place, outcomes, private)
+        log.info(
+            "slack.turn",
+            conversation=turn.conversation,
+            turn=turn.kind,
+            outcomes=[o.kind for o in outcomes],
+            duration_ms=round((time.perf_counter() - started) * 1000, 1),
+        )
+
+    async def deliver(self, place: Place, outcomes: list[Outcome], private: bool = False) -> None:
+        """Send outcomes in order; a `Document` goes to the member's DMs, never to a shared channel."""
+        for outcome in outcomes:
+            if isinstance(outcome, Document):
+                await self.outbox.send_privately(place, outcome)
+                if not place.dm:
+                    await self.outbox.ephemeral(place, render_note(texts.EXPORT_SENT))
+                continue
+            prompt = isinstance(outcome, (Ask, ApprovalRequest))
+            for message in render(outcome, place.conversation):
+                if private and not prompt:
+                    await self.outbox.ephemeral(place, message)
+                    continue
+                ts = await self.outbox.post(place, message)
+                if prompt and ts is not None:
+                    assert isinstance(outcome, (Ask, ApprovalRequest))
+                    await self.store.set_prompt(
+                        place.conversation, Prompt(place.channel, ts, outcome.interrupt_id, message.blocks)
+                    )
+
+    async def pending(self, place: Place) -> Ask | ApprovalRequest | None:
+        """The conversation's open question or plan (a read-only ``status`` turn, no model call)."""
+        return await open_prompt(self.engine, place.conversation, place.user_key)
+
+    async def close_answered(self, place: Place, turn: Turn, outcomes: list[Outcome]) -> None:
+        """Take the buttons off a question or plan that this turn closed without them."""
+        prompt = await self.store.prompt(place.conversation)
+        if prompt is None or any(
+            isinstance(o, (Ask, ApprovalRequest)) and o.interrupt_id == prompt.interrupt_id for o in outcomes
+        ):
+            return
+        still = await self.pending(place)
+        if still is not None and still.interrupt_id == prompt.interrupt_id:
+            return
+        await self.store.drop_prompt(place.conversation, prompt.ts)
+        if not await self.store.claim(prompt.channel, prompt.ts):
+            return  # a press decided it, and already showed so
+        blocks = decided(prompt.blocks, closing_label(turn), place.user, datetime.now(timezone.utc))
+        await self.outbox.update(prompt.channel, prompt.ts, closing_label(turn), blocks)
+
+    @contextlib.asynccontextmanager
+    async def _signs(self, place: Place, source_ts: str | None) -> AsyncIterator[None]:
+        """👀 on the person's message once the turn takes a while, ✅ after it."""
+        if source_ts is None:
+            yield
+            return
+        shown = asyncio.Event()
+
+        async def eyes() -> None:
+            await asyncio.sleep(self._eyes_after)
+            if self.outbox.budget.take():
+                shown.set()
+                await self.outbox.react(place.channel, source_ts, WORKING)
+
+        task = asyncio.create_task(eyes())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            if shown.is_set():
+                await self.outbox.react(place.channel, source_ts, WORKING, add=False)
+                await self.outbox.react(place.channel, source_ts, DONE)
+
+
+def render_note(text: str) -> SlackMessage:
+    """Almanac's own short note as one message."""
+    return plain(text)[0]
+

@@ -1,0 +1,322 @@
+"""Slack load benchmark: many threads at once through HTTP mode, the fake Web API and a slow model.
+
+Run it from the repository root (a script, not a pytest test)::
+
+    .venv/bin/python bench/slack_load.py                      # 200 threads x 5 messages, model 100 ms per call
+    .venv/bin/python bench/slack_load.py --threads 50 --engine stand-in   # quick look
+
+What runs
+---------
+The bot side is real: `adapters.slack.app.running` (token check, ``slack.db``,
+the bolt ``AsyncApp`` with the adapter's listeners) and its aiohttp server in
+HTTP mode, in this process, with an engine behind it. Slack's side runs in a
+child process, as Slack and Ollama are other machines: the fake Web API
+(``tests.fakes.slack_api.FakeSlack``), the fake model (every call answered
+after ``--model-ms``) and the sender, which posts signed events to the app.
+
+Each thread starts with an ``app_mention`` at the top level (Almanac takes
+the thread) followed by ``message`` events in the thread without a mention.
+Threads are sent concurrently; within a thread each event goes out when the
+bot's reply to the previous one arrived, as a person writes after reading
+(``--burst``: as soon as the previous one was acknowledged, so all 1,000
+events arrive within seconds and queue up behind the slow model). Either
+way the adapter must keep each thread's turns in order. Every message is a
+LOG turn (``bench <w>kg 10x5``, the weight unique within its thread): two
+model calls.
+
+Engines (``--engine``, default ``both``), each first driven directly —
+``engine.handle`` with the same load, no Slack ("engine alone") — then
+through Slack:
+
+* ``stand-in`` — the same two model calls over HTTP, then ``Logged``: the
+  adapter's own cost shows plainly.
+* ``real`` — `engine.Engine` on a temporary ``DATA_DIR``, the engine people run.
+
+Figures
+-------
+* ack latency — from an event's request to the app's HTTP response (what the
+  3-second limit is about): p50 / p99 / max; target p99 <= 300 ms.
+* throughput ratio — engine-alone wall time / Slack wall time (last reply);
+  target >= 0.9 for the real engine.
+* lost, duplicated, out of order — replies per thread, from what the fake
+  Web API recorded; target 0.
+* reply time — from posting a message to Almanac's reply (model included).
+* Web API calls during the run; CPU of both processes, and of the bot's
+  threads (main: engine and replies; ``slack-intake``: receiving and acks;
+  ``slack-store``: ``slack.db``).
+
+Exits 1 when a target of the real engine is missed. Figures depend on the
+machine and its load (the load average is printed; run twice and compare).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import multiprocessing
+import os
+import re
+import resource
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.telegram_load import StandIn  # noqa: E402  (the same stand-in engine)
+from bot.logs import configure_logging  # noqa: E402
+from engine import Engine, EngineConfig, LLMConfig, Message  # noqa: E402
+
+TARGET_ACK_P99_MS, TARGET_RATIO = 300.0, 0.9
+BASE_WEIGHT, SECRET = 50, "bench-signing-secret"
+_WEIGHT = re.compile(r"bench(?: press)? (\d+) ?kg")
+
+
+# --------------------------------------------------------------------------- Slack's side (child process)
+
+
+def _outside(conn: Connection, model_ms: float) -> None:
+    from tests.fakes.ollama_server import FakeOllama
+    from tests.fakes.slack_api import BOT_USER, TEAM, FakeSlack
+    from tests.fakes.slack_signing import SignedSender
+    from tests.helpers import scripts
+
+    def parse(body: dict[str, Any]) -> dict[str, Any]:
+        users = [m["content"] for m in body["messages"] if m.get("role") == "user"]
+        return scripts.strength("bench press", int(_WEIGHT.findall(users[0].split("Message:")[-1])[-1]), 10, 5)
+
+    async def load(endpoint: str, threads: int, messages: int, first: int, burst: bool) -> dict[str, Any]:
+        sender = SignedSender(endpoint, SECRET)
+        loop = asyncio.get_running_loop()
+        inbox: dict[str, asyncio.Queue[None]] = defaultdict(asyncio.Queue)
+        acks: list[float] = []
+        turnaround: list[float] = []
+        failed = 0
+
+        def on_call(call: Any) -> None:  # in a server thread: hand the reply to the thread's sender
+            if call.method == "chat.postMessage" and str(call.params.get("text", "")).startswith("✓ Logged"):
+                loop.call_soon_threadsafe(inbox[str(call.params.get("thread_ts"))].put_nowait, None)
+
+        async def thread(t: int) -> None:
+            nonlocal failed
+            top = f"{1_800_000_000 + t}.000000"
+            for i in range(messages):
+                ts = top if i == 0 else f"{1_800_000_000 + t}.{i:06d}"
+                event = {"type": "app_mention" if i == 0 else "message", "channel": "C0LOAD", "user": f"U{t:05d}",
+                         "text": (f"<@{BOT_USER}> " if i == 0 else "") + f"bench {BASE_WEIGHT + i}kg 10x5",
+                         "ts": ts, "team": TEAM, "channel_type": "channel"}
+                if i:
+                    event["thread_ts"] = top
+                envelope = {"team_id": TEAM, "type": "event_callback", "event": event,
+                            "event_id": f"Ev{t:05d}{i:02d}", "event_time": int(time.time())}
+                started = time.monotonic()
+                reply = await sender.event(envelope)
+                acks.append((time.monotonic() - started) * 1000)
+                failed += reply.status != 200
+                if not burst:  # a person writes the next message after reading the reply
+                    await inbox[top].get()
+                    turnaround.append((time.monotonic() - started) * 1000)
+
+        slack.on_call = on_call
+        t0 = time.monotonic()
+        await asyncio.gather(*(thread(t) for t in range(first, first + threads)))
+        slack.on_call = None
+        await sender.close()
+        return {"t0": t0, "acks": acks, "turnaround": turnaround, "failed": failed}
+
+    with FakeOllama(delay_s=model_ms / 1000) as model, FakeSlack() as slack:
+        model.default("RouterOutput", scripts.router("LOG"))
+        model.default("ParserOutput", parse)
+        conn.send((model.url, slack.api_url))
+        while True:
+            command, *args = conn.recv()
+            if command == "load":
+                conn.send(asyncio.run(load(*args)))
+            elif command == "replies":
+                posts = slack.calls("chat.postMessage")
+                conn.send([(str(c.params.get("thread_ts")), str(c.params.get("text")), c.at) for c in posts])
+            elif command == "calls":
+                conn.send(Counter(c.method for c in slack.calls()))
+            elif command == "cpu":
+                usage = resource.getrusage(resource.RUSAGE_SELF)
+                conn.send(usage.ru_utime + usage.ru_stime)
+            elif command == "stop":
+                conn.send(None)
+                return
+
+
+class Outside:
+    """The parent's handle on the child process."""
+
+    def __init__(self, model_ms: float) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_outside, args=(child, model_ms), daemon=True)
+        self._proc.start()
+        self.model_url, self.api_url = self._conn.recv()
+
+    async def ask(self, *command: Any) -> Any:
+        def call() -> Any:
+            self._conn.send(command)
+            return self._conn.recv()
+
+        return await asyncio.to_thread(call)
+
+    def close(self) -> None:
+        self._conn.send(("stop",))
+        self._conn.recv()
+        self._proc.join(timeout=10)
+
+
+# --------------------------------------------------------------------------- runs
+
+
+async def engine_alone(engine: Any, threads: int, messages: int) -> tuple[float, float]:
+    """The same load straight into ``engine.handle``: each thread's turns in sequence, threads in parallel."""
+
+    async def thread(t: int) -> None:
+        for i in range(messages):
+            key = f"slack:T0ALMANAC:C0ALONE:{t}.0:U{t:05d}"
+            await engine.handle(Message(conversation=key, user=f"slack:T0ALMANAC:U{t:05d}",
+                                        text=f"bench {BASE_WEIGHT + i}kg 10x5", message_id=f"{t}.{i}"))
+
+    started, cpu = time.monotonic(), time.process_time()
+    await asyncio.gather(*(thread(t) for t in range(threads)))
+    return time.monotonic() - started, time.process_time() - cpu
+
+
+async def through_slack(engine: Any, outside: Outside, data: Path, threads: int, messages: int,
+                        first: int, timeout: float, burst: bool) -> dict[str, Any]:
+    """The load as signed events into the app in HTTP mode; returns the sender's figures and the replies."""
+    from adapters.slack.app import EVENTS_PATH, Http, running
+    from tests.fakes.slack_api import TOKEN
+
+    http = Http(signing_secret=SECRET, host="127.0.0.1", port=0)
+    async with running(engine, token=TOKEN, base_url=outside.api_url, data_dir=data, http=http) as app:
+        before = len(await outside.ask("replies"))
+        calls_before = await outside.ask("calls")
+        cpu_bot, cpu_fakes, threads_before = time.process_time(), await outside.ask("cpu"), thread_cpu()
+        sent = await outside.ask("load", f"http://127.0.0.1:{app.port}{EVENTS_PATH}", threads, messages, first,
+                                 burst)
+        await asyncio.wait_for(app.adapter.drain(), timeout)
+        sent["cpu_bot"] = time.process_time() - cpu_bot
+        sent["threads"] = {k: v - threads_before.get(k, 0.0) for k, v in thread_cpu().items()}
+        sent["cpu_fakes"] = await outside.ask("cpu") - cpu_fakes
+        sent["replies"] = (await outside.ask("replies"))[before:]
+        sent["calls"] = await outside.ask("calls") - calls_before
+    return sent
+
+
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds per thread of this process, by thread name (Linux ``/proc``; empty elsewhere)."""
+    import threading
+
+    tick = os.sysconf("SC_CLK_TCK")
+    names = {t.native_id: t.name.split("_")[0] for t in threading.enumerate()}
+    cpu: dict[str, float] = defaultdict(float)
+    for tid, name in names.items():
+        try:
+            fields = Path(f"/proc/self/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        cpu[name] += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+    return dict(cpu)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def report(label: str, alone_run: tuple[float, float], run: dict[str, Any], threads: int, messages: int, first: int,
+           target: bool) -> bool:
+    alone, alone_cpu = alone_run
+    by_thread: dict[str, list[int]] = defaultdict(list)
+    last = run["t0"]
+    for thread_ts, text, at in sorted(run["replies"], key=lambda r: r[2]):
+        m = _WEIGHT.search(text)
+        if text.startswith("✓ Logged") and m:
+            by_thread[thread_ts].append(int(m.group(1)) - BASE_WEIGHT)
+            last = max(last, at)
+    lost = dup = disorder = 0
+    for t in range(first, first + threads):
+        got = by_thread.get(f"{1_800_000_000 + t}.000000", [])
+        counts = Counter(got)
+        lost += sum(1 for i in range(messages) if counts[i] == 0)
+        dup += sum(n - 1 for n in counts.values() if n > 1)
+        disorder += sum(1 for a, b in zip(got, got[1:]) if b < a)
+    wall, turns, acks = last - run["t0"], threads * messages, run["acks"]
+    ratio = alone / wall if wall > 0 else float("nan")
+    p99 = pct(acks, 0.99)
+    clean = not (lost or dup or disorder or run["failed"])
+    print(f"\n[{label}]")
+    print(f"  engine alone (no Slack)  {alone:6.2f} s  {turns / alone:6.1f} turns/s   CPU: bot {alone_cpu:5.1f} s")
+    print(f"  through Slack            {wall:6.2f} s  {turns / wall:6.1f} turns/s   "
+          f"CPU: bot {run['cpu_bot']:5.1f} s, Slack side {run['cpu_fakes']:4.1f} s")
+    verdict = lambda ok: ("ok" if ok else "MISSED") if target else "shown, not judged"  # noqa: E731
+    if run.get("threads"):
+        print("    by thread: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(run["threads"].items()) if v >= 0.05))
+    print(f"  throughput ratio to the engine alone: {ratio:.2f}  (target >= {TARGET_RATIO}: "
+          f"{verdict(ratio >= TARGET_RATIO)})")
+    print(f"  ack latency: p50 {pct(acks, 0.5):6.1f} ms   p99 {p99:6.1f} ms   max {max(acks):6.1f} ms  "
+          f"(target p99 <= {TARGET_ACK_P99_MS:g} ms: {verdict(p99 <= TARGET_ACK_P99_MS)}); non-200: {run['failed']}")
+    if run["turnaround"]:
+        t = run["turnaround"]
+        print(f"  reply time (post to reply, model included): p50 {pct(t, 0.5):6.1f} ms   p99 {pct(t, 0.99):6.1f} ms")
+    print(f"  replies: {turns} expected; lost {lost}, duplicated {dup}, out of order {disorder}  "
+          f"{'ok' if clean else 'FAILED'}")
+    print("  Web API calls: " + ", ".join(f"{m} {n}" for m, n in sorted(run["calls"].items()) if n))
+    return clean and (not target or (ratio >= TARGET_RATIO and p99 <= TARGET_ACK_P99_MS))
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    configure_logging("console", "WARNING", stream=sys.stderr if args.log else io.StringIO())
+    load = os.getloadavg()[0]
+    print(f"Slack load: {args.threads} threads x {args.messages} messages, model {args.model_ms:g} ms per call, "
+          f"2 calls per turn, HTTP mode")
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {load:.2f} before the run")
+    outside = Outside(args.model_ms)
+    ok = True
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            if args.engine in ("stand-in", "both"):
+                alone = await engine_alone(StandIn(outside.model_url), args.threads, args.messages)
+                run = await through_slack(StandIn(outside.model_url), outside, Path(tmp) / "standin",
+                                          args.threads, args.messages, 0, args.timeout, args.burst)
+                ok &= report("stand-in engine: two model calls per turn, nothing else", alone, run,
+                             args.threads, args.messages, 0, target=False)
+            if args.engine in ("real", "both"):
+                llm = LLMConfig(host=outside.model_url, timeout_s=60, max_concurrency=256)
+                config = EngineConfig(data_dir=Path(tmp) / "real", llm=llm)
+                async with Engine.open(config) as engine:
+                    alone = await engine_alone(engine, args.threads, args.messages)
+                    run = await through_slack(engine, outside, Path(tmp) / "real", args.threads, args.messages,
+                                              10_000, args.timeout, args.burst)
+                ok &= report("real engine (SQLite)", alone, run, args.threads, args.messages, 10_000, target=True)
+    finally:
+        outside.close()
+    return 0 if ok else 1
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--threads", type=int, default=200)
+    p.add_argument("--messages", type=int, default=5)
+    p.add_argument("--model-ms", type=float, default=100.0)
+    p.add_argument("--engine", choices=["stand-in", "real", "both"], default="both")
+    p.add_argument("--timeout", type=float, default=600.0)
+    p.add_argument("--log", action="store_true", help="show the bot's warnings and errors on stderr")
+    p.add_argument("--burst", action="store_true",
+                   help="send each thread's next message on the ack, not on the reply (all 1,000 within seconds)")
+    raise SystemExit(asyncio.run(main_async(p.parse_args())))
+
+
+if __name__ == "__main__":
+    main()

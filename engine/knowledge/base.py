@@ -1,0 +1,256 @@
+"""The knowledge base: hybrid search (vectors + BM25, fused by rank) and link expansion.
+
+Every method here blocks (Chroma, SQLite, the embedding model); from async
+code call the ``a…`` variants, which run them in a worker thread so the event
+loop keeps serving other conversations.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Collection, Sequence
+from pathlib import Path
+
+import structlog
+
+from engine.knowledge.config import KnowledgeConfig
+from engine.knowledge.embedding import Embedder, OllamaEmbedder, Vectors, builtin_embedder
+from engine.knowledge.expander import ContextExpander
+from engine.knowledge.fusion import reciprocal_rank_fusion
+from engine.knowledge.ingest import Ingestor, Progress
+from engine.knowledge.lexical import LexicalIndex
+from engine.knowledge.links import article_key
+from engine.knowledge.model import Chunk, ExpansionResult, IngestReport
+from engine.knowledge.store import ChromaStore, chunk_from
+
+log = structlog.get_logger("engine.knowledge")
+
+CANDIDATES_PER_RESULT = 4
+"""Each side of the hybrid search ranks this many candidates per wanted result (at least 20)."""
+DOMAIN_OVERFETCH = 10
+"""With a domain filter, unfiltered vector candidates fetched per wanted one (see ``_nearest``)."""
+
+
+def make_embedder(config: KnowledgeConfig) -> Embedder:
+    """The embedder the settings ask for (the built-in one is shared by the whole process)."""
+    if config.embedding_backend == "ollama":
+        return OllamaEmbedder(config.ollama_host, config.embedding_model, config.ollama_timeout_s)
+    return builtin_embedder()
+
+
+class KnowledgeBase:
+    """Articles cut into chunks, in a Chroma collection and a BM25 index."""
+
+    def __init__(self, config: KnowledgeConfig, embedder: Embedder, store: ChromaStore, lexical: LexicalIndex) -> None:
+        self.config = config
+        self._embedder = embedder
+        self._store = store
+        self._lexical = lexical
+        self._ingestor = Ingestor(store, lexical, embedder)
+        self._expander = ContextExpander(
+            store,
+            lexical,
+            enabled=config.expansion_enabled,
+            default_depth=config.expansion_depth,
+            max_chunks=config.expansion_max_chunks,
+        )
+
+    @classmethod
+    def open(cls, config: KnowledgeConfig, embedder: Embedder | None = None) -> KnowledgeBase:
+        """Open both stores (creating them on first use); no model is loaded yet.
+
+        Raises:
+            KnowledgeStoreError: Chroma cannot be opened or reached.
+        """
+        embedder = embedder or make_embedder(config)
+        store, empty = ChromaStore.open(config, embedder)
+        lexical = LexicalIndex(config.lexical_db)
+        if empty:
+            # New collection, or the model changed: whatever the BM25 side and
+            # the manifest remember has no vectors; ingest must redo it all.
+            lexical.reset()
+        elif lexical.count() != store.count():
+            # A Chroma server filled by another replica, or a crash between the two writes.
+            _rebuild_lexical(store, lexical)
+        return cls(config, embedder, store, lexical)
+
+    @classmethod
+    async def aopen(cls, config: KnowledgeConfig, embedder: Embedder | None = None) -> KnowledgeBase:
+        """:meth:`open` in a worker thread."""
+        return await asyncio.to_thread(cls.open, config, embedder)
+
+    def close(self) -> None:
+        self._lexical.close()
+
+    @property
+    def model_id(self) -> str:
+        return self._embedder.model_id
+
+    def count(self) -> int:
+        """Chunks in the collection."""
+        return self._store.count()
+
+    @property
+    def indexed_model_id(self) -> str | None:
+        """The model the collection's vectors come from, as stored with the collection."""
+        return self._store.model_id()
+
+    def article_chunks(self, title: str) -> list[Chunk]:
+        """Every chunk of the article with this title (or file name), in article order."""
+        return [chunk for chunk, _, _ in self._lexical.by_keys([article_key(title)])]
+
+    # -- search ------------------------------------------------------------
+
+    def embed_query(self, query: str) -> Vectors:
+        return self._embedder.embed_query(query)
+
+    def search(
+        self,
+        query: str,
+        domains: Sequence[str] | None = None,
+        top_k: int | None = None,
+        keywords: Sequence[str] = (),
+    ) -> list[Chunk]:
+        """Hybrid search: the chunks nearest in meaning and the best BM25 matches, fused by reciprocal rank.
+
+        Args:
+            query: The person's words, any language.
+            domains: Only chunks of these domains; None or empty: all.
+            top_k: How many chunks; None takes the configured default.
+            keywords: More words for the BM25 side only, e.g. the canonical terms the
+                domain vocabulary finds in the query (:func:`engine.knowledge.terms.query_keywords`).
+
+        Returns:
+            Up to ``top_k`` chunks, best first, ``score`` the fused score.
+        """
+        return self._search(query, self.embed_query(query), domains, top_k or self.config.top_k, keywords)
+
+    def _search(
+        self, query: str, vector: Vectors, domains: Sequence[str] | None, top_k: int, keywords: Sequence[str] = ()
+    ) -> list[Chunk]:
+        started = time.perf_counter()
+        n = max(20, top_k * CANDIDATES_PER_RESULT)
+        by_vector = self._nearest(vector, n, domains)
+        by_words = self._lexical.search(" ".join([query, *keywords]), n, domains)
+        vector_rank = {c.chunk_id: (i, sim) for i, (c, sim) in enumerate(by_vector, start=1)}
+        lexical_rank = {c.chunk_id: i for i, c in enumerate(by_words, start=1)}
+        chunks = {c.chunk_id: c for c in by_words} | {c.chunk_id: c for c, _ in by_vector}
+        fused = reciprocal_rank_fusion([[c.chunk_id for c, _ in by_vector], [c.chunk_id for c in by_words]])
+        results = []
+        for chunk_id, score in fused[:top_k]:
+            rank, sim = vector_rank.get(chunk_id, (None, None))
+            results.append(
+                chunks[chunk_id].model_copy(
+                    update={"score": score, "vector_rank": rank, "vector_similarity": sim,
+                            "lexical_rank": lexical_rank.get(chunk_id)}
+                )
+            )
+        log.info(
+            "knowledge.search", domains=list(domains or []), vector=len(by_vector), bm25=len(by_words),
+            results=len(results), ms=round((time.perf_counter() - started) * 1000, 1),
+        )
+        return results
+
+    def _nearest(self, vector: Vectors, n: int, domains: Sequence[str] | None) -> list[tuple[Chunk, float]]:
+        """The ``n`` nearest chunks in ``domains``, read from the chunk table.
+
+        With domains, it asks Chroma for more neighbours than needed without a
+        filter (a few ms) and filters here; only when that leaves too few (a
+        small domain in a big collection) does it pay for Chroma's filter.
+        """
+        wanted = set(domains or ())
+        hits = self._store.nearest(vector, n * DOMAIN_OVERFETCH if wanted else n)
+        rows = self._lexical.get([cid for cid, _ in hits])
+        found = [(rows[cid], sim) for cid, sim in hits if cid in rows and (not wanted or rows[cid].domain in wanted)]
+        if wanted and len(found) < n and len(hits) == n * DOMAIN_OVERFETCH:
+            hits = self._store.nearest(vector, n, domains)
+            rows = self._lexical.get([cid for cid, _ in hits])
+            found = [(rows[cid], sim) for cid, sim in hits if cid in rows]
+        return found[:n]
+
+    def expand_context(
+        self, chunks: Sequence[Chunk], expansion_depth: int | None = None, *, query: str | None = None
+    ) -> ExpansionResult:
+        """Add the articles ``chunks`` link to (see :mod:`engine.knowledge.expander`).
+
+        Args:
+            chunks: Search results, kept first.
+            expansion_depth: 0-2; None takes ``CONTEXT_EXPANSION_DEPTH``.
+            query: When given, the linked articles' chunks nearest to it are taken.
+        """
+        vector = self.embed_query(query) if query else None
+        return self._expander.expand(chunks, expansion_depth, vector)
+
+    def retrieve(
+        self,
+        query: str,
+        domains: Sequence[str] | None = None,
+        top_k: int | None = None,
+        expansion_depth: int | None = None,
+        keywords: Sequence[str] = (),
+    ) -> ExpansionResult:
+        """Search (see :meth:`search`), then expand along links: what RETRIEVE hands to the Synthesizer."""
+        vector = self.embed_query(query)
+        found = self._search(query, vector, domains, top_k or self.config.top_k, keywords)
+        return self._expander.expand(found, expansion_depth, vector)
+
+    async def asearch(
+        self,
+        query: str,
+        domains: Sequence[str] | None = None,
+        top_k: int | None = None,
+        keywords: Sequence[str] = (),
+    ) -> list[Chunk]:
+        """:meth:`search` in a worker thread."""
+        return await asyncio.to_thread(self.search, query, domains, top_k, keywords)
+
+    async def aexpand_context(
+        self, chunks: Sequence[Chunk], expansion_depth: int | None = None, *, query: str | None = None
+    ) -> ExpansionResult:
+        """:meth:`expand_context` in a worker thread."""
+        return await asyncio.to_thread(self.expand_context, chunks, expansion_depth, query=query)
+
+    async def aretrieve(
+        self,
+        query: str,
+        domains: Sequence[str] | None = None,
+        top_k: int | None = None,
+        expansion_depth: int | None = None,
+        keywords: Sequence[str] = (),
+    ) -> ExpansionResult:
+        """:meth:`retrieve` in a worker thread."""
+        return await asyncio.to_thread(self.retrieve, query, domains, top_k, expansion_depth, keywords)
+
+    # -- ingest ------------------------------------------------------------
+
+    def ingest(
+        self,
+        path: Path,
+        *,
+        domain: str | None = None,
+        known_domains: Collection[str] | None = None,
+        progress: Progress | None = None,
+    ) -> IngestReport:
+        """Ingest a file or a folder (see :meth:`engine.knowledge.ingest.Ingestor.ingest_path`)."""
+        return self._ingestor.ingest_path(path, domain=domain, known_domains=known_domains, progress=progress)
+
+    def ensure_builtin_ingested(self, progress: Progress | None = None) -> IngestReport:
+        """Bring the built-in articles up to date; cheap when nothing changed (files are hashed, not embedded)."""
+        return self._ingestor.ingest_builtin(progress)
+
+    async def aensure_builtin_ingested(self) -> IngestReport:
+        """:meth:`ensure_builtin_ingested` in a worker thread (for start-up)."""
+        return await asyncio.to_thread(self.ensure_builtin_ingested)
+
+
+def _rebuild_lexical(store: ChromaStore, lexical: LexicalIndex) -> None:
+    # The vectors are there, so the manifest stays true; only the table is refilled.
+    lexical.reset(keep_manifest=True)
+    for ids, texts, metas in store.pages():
+        lexical.put(
+            (chunk_from(cid, text, meta or {}), str((meta or {}).get("article_key", "")),
+             str((meta or {}).get("file_key", "")))
+            for cid, text, meta in zip(ids, texts, metas, strict=True)
+        )
+    log.info("knowledge.bm25_rebuilt", chunks=lexical.count())

@@ -1,0 +1,247 @@
+"""The BM25 side of the knowledge base, the chunk table and the ingest manifest: one SQLite file with FTS5.
+
+Chroma answers "which vectors are nearest"; this file answers everything
+else fast: BM25, a chunk by id, the chunks of an article by title or file
+name, and which files were ingested with which hash.
+
+User text never reaches ``MATCH`` as syntax: :func:`fts_query` keeps only its
+words, each one quoted, so quotes, parentheses, ``AND``, ``*`` or emoji in a
+question cannot raise or change the meaning of the search.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from engine.knowledge.model import Chunk
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS chunks (
+    rowid         INTEGER PRIMARY KEY,
+    chunk_id      TEXT NOT NULL UNIQUE,
+    article_title TEXT NOT NULL,
+    article_key   TEXT NOT NULL,          -- links.article_key(title)
+    file_key      TEXT NOT NULL,          -- links.article_key(file name without suffix)
+    section_path  TEXT NOT NULL,
+    text          TEXT NOT NULL,
+    domain        TEXT NOT NULL,
+    source        TEXT NOT NULL,
+    links         TEXT NOT NULL,          -- JSON list of linked titles
+    refs          TEXT NOT NULL,          -- JSON list of the article's sources
+    ordinal       INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_article ON chunks (article_key);
+CREATE INDEX IF NOT EXISTS chunks_file ON chunks (file_key);
+-- domain_tag is 'd' + the domain's hex, one token, so a domain filter is part
+-- of the MATCH (an intersection of doclists) instead of a filter on every hit.
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
+    article_title, section_path, text, domain_tag, content='chunks', content_rowid='rowid',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS chunks_fts_ai AFTER INSERT ON chunks BEGIN
+    INSERT INTO chunks_fts (rowid, article_title, section_path, text, domain_tag)
+    VALUES (new.rowid, new.article_title, new.section_path, new.text, 'd' || lower(hex(new.domain)));
+END;
+CREATE TRIGGER IF NOT EXISTS chunks_fts_ad AFTER DELETE ON chunks BEGIN
+    INSERT INTO chunks_fts (chunks_fts, rowid, article_title, section_path, text, domain_tag)
+    VALUES ('delete', old.rowid, old.article_title, old.section_path, old.text, 'd' || lower(hex(old.domain)));
+END;
+CREATE TABLE IF NOT EXISTS sources (
+    origin       TEXT PRIMARY KEY,        -- the file ingested: a repository path or an absolute path
+    domain       TEXT NOT NULL,
+    content_hash TEXT NOT NULL,           -- empty: must be ingested again (after a model change)
+    chunk_ids    TEXT NOT NULL,           -- JSON list
+    ingested_at  TEXT NOT NULL
+);
+"""
+
+# Title matches count most, then section headings, then body text.
+_BM25 = "bm25(chunks_fts, 4.0, 2.0, 1.0, 0.0)"
+_WORD_COLUMNS = "{article_title section_path text}"
+_WORD = re.compile(r"\w+")
+MAX_QUERY_TERMS = 32
+# Words in nearly every chunk rank nothing and make BM25 score every row; a
+# question keeps its other words ("what is a deload" searches "deload").
+STOPWORDS = frozenset(
+    "a an and are as at be by can do does for from how i in is it my of on or should the to was what when where "
+    "which who why will with you your".split()
+)
+
+
+def fts_query(text: str) -> str | None:
+    """An FTS5 query that matches any word of ``text``, every word quoted; None when it has no words.
+
+    Common English words are dropped unless nothing else is left.
+    """
+    words = list(dict.fromkeys(w.casefold() for w in _WORD.findall(text)))
+    words = ([w for w in words if w not in STOPWORDS] or words)[:MAX_QUERY_TERMS]
+    if not words:
+        return None
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+
+
+def _domain_tag(domain: str) -> str:
+    return "d" + domain.encode("utf-8").hex()
+
+
+class Source:
+    """One ingested file, as the manifest remembers it."""
+
+    __slots__ = ("chunk_ids", "content_hash", "domain", "origin")
+
+    def __init__(self, origin: str, domain: str, content_hash: str, chunk_ids: list[str]) -> None:
+        self.origin = origin
+        self.domain = domain
+        self.content_hash = content_hash
+        self.chunk_ids = chunk_ids
+
+
+def _chunk(row: sqlite3.Row) -> Chunk:
+    return Chunk(
+        chunk_id=row["chunk_id"],
+        article_title=row["article_title"],
+        section_path=row["section_path"],
+        text=row["text"],
+        domain=row["domain"],
+        source=row["source"],
+        links=json.loads(row["links"]),
+        references=json.loads(row["refs"]),
+        ordinal=row["ordinal"],
+    )
+
+
+Keyed = tuple[Chunk, str, str]
+"""A chunk with its article's title key and file key."""
+
+
+class LexicalIndex:
+    """BM25 over chunk titles, headings and text, plus the manifest of ingested files.
+
+    One connection shared by the threads that call in (``asyncio.to_thread``), behind a lock.
+    """
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def count(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT count(*) FROM chunks").fetchone()[0])
+
+    def put(self, chunks: Iterable[Keyed]) -> None:
+        """Insert or replace chunks by id."""
+        rows = [
+            (c.chunk_id, c.article_title, akey, fkey, c.section_path, c.text, c.domain, c.source,
+             json.dumps(c.links, ensure_ascii=False), json.dumps(c.references, ensure_ascii=False), c.ordinal)
+            for c, akey, fkey in chunks
+        ]
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                # DELETE then INSERT (not REPLACE) so the FTS delete trigger sees the old row.
+                self._db.executemany("DELETE FROM chunks WHERE chunk_id = ?", [(r[0],) for r in rows])
+                self._db.executemany(
+                    "INSERT INTO chunks (chunk_id, article_title, article_key, file_key, section_path, text, domain,"
+                    " source, links, refs, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def get(self, ids: Sequence[str]) -> dict[str, Chunk]:
+        """The chunks with these ids (unknown ids are left out)."""
+        found: dict[str, Chunk] = {}
+        with self._lock:
+            for i in range(0, len(ids), 500):
+                part = list(ids[i : i + 500])
+                sql = f"SELECT * FROM chunks WHERE chunk_id IN ({','.join('?' * len(part))})"
+                found.update((row["chunk_id"], _chunk(row)) for row in self._db.execute(sql, part))
+        return found
+
+    def by_keys(self, keys: Sequence[str]) -> list[Keyed]:
+        """Every chunk of the articles whose title key or file key is one of ``keys``, in article order."""
+        if not keys:
+            return []
+        marks = ",".join("?" * len(keys))
+        sql = (
+            f"SELECT * FROM chunks WHERE article_key IN ({marks})"
+            f" UNION SELECT * FROM chunks WHERE file_key IN ({marks}) ORDER BY source, ordinal"
+        )
+        with self._lock:
+            rows = self._db.execute(sql, [*keys, *keys]).fetchall()
+        return [(_chunk(row), row["article_key"], row["file_key"]) for row in rows]
+
+    def delete(self, ids: Sequence[str]) -> None:
+        with self._lock:
+            self._db.executemany("DELETE FROM chunks WHERE chunk_id = ?", [(i,) for i in ids])
+
+    def reset(self, *, keep_manifest: bool = False) -> None:
+        """Forget every chunk; unless told to keep the manifest, mark every known file for ingesting again."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM chunks")
+            if not keep_manifest:
+                self._db.execute("UPDATE sources SET content_hash = '', chunk_ids = '[]'")
+            self._db.execute("COMMIT")
+
+    def search(self, text: str, n: int, domains: Sequence[str] | None) -> list[Chunk]:
+        """The ``n`` best BM25 matches for the words of ``text``, best first."""
+        words = fts_query(text)
+        if words is None or n <= 0:
+            return []
+        match = f"{_WORD_COLUMNS} : ({words})"
+        if domains:
+            tags = " OR ".join(f'"{_domain_tag(d)}"' for d in domains)
+            match = f"({match}) AND (domain_tag : ({tags}))"
+        # Rank inside FTS first, then join only the winners to their rows.
+        sql = (
+            f"SELECT c.* FROM (SELECT rowid, {_BM25} AS score FROM chunks_fts WHERE chunks_fts MATCH ?"
+            f" ORDER BY score LIMIT ?) AS hit JOIN chunks c ON c.rowid = hit.rowid ORDER BY hit.score"
+        )
+        with self._lock:
+            return [_chunk(row) for row in self._db.execute(sql, (match, n))]
+
+    # -- the manifest ------------------------------------------------------
+
+    def source(self, origin: str) -> Source | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM sources WHERE origin = ?", (origin,)).fetchone()
+        if row is None:
+            return None
+        return Source(row["origin"], row["domain"], row["content_hash"], json.loads(row["chunk_ids"]))
+
+    def sources(self) -> list[Source]:
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM sources ORDER BY origin").fetchall()
+        return [Source(r["origin"], r["domain"], r["content_hash"], json.loads(r["chunk_ids"])) for r in rows]
+
+    def record(self, source: Source, ingested_at: str) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO sources (origin, domain, content_hash, chunk_ids, ingested_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (origin) DO UPDATE SET domain = excluded.domain,"
+                " content_hash = excluded.content_hash, chunk_ids = excluded.chunk_ids,"
+                " ingested_at = excluded.ingested_at",
+                (source.origin, source.domain, source.content_hash, json.dumps(source.chunk_ids), ingested_at),
+            )
+
+    def forget(self, origin: str) -> None:
+        with self._lock:
+            self._db.execute("DELETE FROM sources WHERE origin = ?", (origin,))

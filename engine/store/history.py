@@ -1,0 +1,260 @@
+"""Whole-history aggregates: records, counts, first and last times, by indexed SQL.
+
+Everything here reads the derived tables of :mod:`engine.store.derived`
+(never a load of the person's entries), over their whole history or a period
+``[start, end]``:
+
+* per exercise: the heaviest completed set, the best estimated 1RM, the most
+  reps in a bodyweight set, the heaviest failed attempt (0 reps or a set of
+  kind ``failure``: never a record), sessions, the first and the latest
+  session with their top sets, the biggest session volume, and the most reps
+  done at a given weight;
+* the exercises with the best estimated 1RMs ("my strongest lift");
+* training days in a period, overall and per domain.
+
+Runs and swims are in :mod:`engine.store.bouts`.
+
+Ties go to the earliest day, when the record was set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from engine.store.db import Database
+
+EVER = (date(1, 1, 1), date(9999, 12, 31))
+_SET = "s.id, s.exercise, s.occurred_on, s.entry_id, s.weight, s.unit, s.weight_kg, s.reps, s.e1rm_kg"
+_SCOPE = "s.user_key = :u AND s.exercise = x.name AND s.occurred_on BETWEEN :a AND :b"
+
+
+@dataclass(frozen=True, slots=True)
+class SetRecord:
+    """One logged set."""
+
+    exercise: str
+    on: date
+    entry_id: str
+    weight: float | None
+    unit: str
+    weight_kg: float | None
+    reps: int
+    e1rm_kg: float | None
+
+
+@dataclass(slots=True)
+class LiftHistory:
+    """What one exercise's sets say over a period."""
+
+    exercise: str
+    units: list[str]
+    sessions: int
+    first_on: date
+    last_on: date
+    heaviest: SetRecord | None = None
+    best_e1rm: SetRecord | None = None
+    most_reps: SetRecord | None = None
+    failed: SetRecord | None = None
+    first_top: SetRecord | None = None
+    last_top: SetRecord | None = None
+    first_e1rm: SetRecord | None = None
+    last_e1rm: SetRecord | None = None
+    best_volume: tuple[date, float, float, list[str]] | None = None
+    """Day, volume in the logged unit, in kg, and the day's entry ids."""
+    reps_at: dict[tuple[float, str], SetRecord] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Sessions:
+    """Training days in a period."""
+
+    days: int
+    by_domain: dict[str, int]
+    first_on: date | None
+    last_on: date | None
+    recent_ids: list[str]
+
+
+def _set(row: Any) -> SetRecord:
+    return SetRecord(
+        exercise=row["exercise"], on=date.fromisoformat(row["occurred_on"]), entry_id=row["entry_id"],
+        weight=row["weight"], unit=row["unit"], weight_kg=row["weight_kg"], reps=int(row["reps"] or 0),
+        e1rm_kg=row["e1rm_kg"],
+    )
+
+
+class HistoryStore:
+    """Indexed aggregates over a person's whole history."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def _rows(self, sql: str, args: Any) -> list[Any]:
+        async with self._db.conn.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def lifts(
+        self,
+        user: str,
+        exercises: Sequence[str],
+        start: date = EVER[0],
+        end: date = EVER[1],
+        weights: Sequence[tuple[float, str]] = (),
+    ) -> list[LiftHistory]:
+        """Records and history of each exercise the person logged (others are left out).
+
+        Args:
+            exercises: Canonical names, any case.
+            weights: (weight, unit) pairs to find the most reps at (``100 kg``).
+        """
+        names = list(dict.fromkeys(x.strip().lower() for x in exercises if x.strip()))
+        if not names:
+            return []
+        values = ", ".join(f"(:n{i})" for i in range(len(names)))
+        args: dict[str, Any] = {"u": user, "a": start.isoformat(), "b": end.isoformat()}
+        args.update({f"n{i}": n for i, n in enumerate(names)})
+        top = f"SELECT s.id FROM entry_sets s WHERE {_SCOPE}"
+        rows = await self._rows(
+            f"""WITH x(name) AS (VALUES {values})
+            SELECT x.name,
+              ({top} AND s.done = 1 AND s.weight_kg IS NOT NULL
+                 ORDER BY s.weight_kg DESC, s.reps DESC, s.occurred_on LIMIT 1) AS heaviest,
+              ({top} AND s.e1rm_kg IS NOT NULL ORDER BY s.e1rm_kg DESC, s.occurred_on LIMIT 1) AS e1rm,
+              ({top} AND s.done = 1 AND s.weight_kg IS NULL ORDER BY s.reps DESC, s.occurred_on LIMIT 1) AS most_reps,
+              ({top} AND s.done = 0 AND s.weight_kg IS NOT NULL ORDER BY s.weight_kg DESC, s.occurred_on LIMIT 1) AS failed,
+              (SELECT count(DISTINCT s.occurred_on) FROM entry_sets s WHERE {_SCOPE}) AS sessions,
+              (SELECT min(s.occurred_on) FROM entry_sets s WHERE {_SCOPE}) AS first_on,
+              (SELECT max(s.occurred_on) FROM entry_sets s WHERE {_SCOPE}) AS last_on,
+              (SELECT min(s.occurred_on) FROM entry_sets s WHERE {_SCOPE} AND s.done = 1 AND s.weight_kg IS NOT NULL)
+                AS first_done,
+              (SELECT max(s.occurred_on) FROM entry_sets s WHERE {_SCOPE} AND s.done = 1 AND s.weight_kg IS NOT NULL)
+                AS last_done,
+              (SELECT group_concat(ux.unit) FROM user_exercises ux WHERE ux.user_key = :u AND ux.exercise = x.name
+                 AND ux.unit != '') AS units
+            FROM x""",
+            args,
+        )
+        found = [r for r in rows if r["sessions"]]
+        if not found:
+            return []
+        wanted = [r[k] for r in found for k in ("heaviest", "e1rm", "most_reps", "failed") if r[k] is not None]
+        sets = {r["id"]: _set(r) for r in await self._by_ids(wanted)}
+        out: dict[str, LiftHistory] = {}
+        done: dict[str, tuple[date, date]] = {}
+        for r in found:
+            out[r["name"]] = LiftHistory(
+                exercise=r["name"], units=sorted(set((r["units"] or "").split(",")) - {""}), sessions=r["sessions"],
+                first_on=date.fromisoformat(r["first_on"]), last_on=date.fromisoformat(r["last_on"]),
+                heaviest=sets.get(r["heaviest"]), best_e1rm=sets.get(r["e1rm"]),
+                most_reps=sets.get(r["most_reps"]), failed=sets.get(r["failed"]),
+            )
+            if r["first_done"]:
+                done[r["name"]] = (date.fromisoformat(r["first_done"]), date.fromisoformat(r["last_done"]))
+        await self._ends(user, out, done)
+        await self._volumes(user, out, args)
+        for (weight, unit) in weights:
+            await self._reps_at(user, out, weight, unit, args)
+        return [out[n] for n in names if n in out]
+
+    async def _by_ids(self, ids: Sequence[int]) -> list[Any]:
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        return await self._rows(f"SELECT {_SET} FROM entry_sets s WHERE s.id IN ({marks})", list(ids))
+
+    async def _ends(self, user: str, lifts: dict[str, LiftHistory], done: dict[str, tuple[date, date]]) -> None:
+        """The top set and best e1RM of each exercise's first and latest session with a completed weighted set."""
+        pairs = [(x, d.isoformat()) for x, days in done.items() for d in set(days)]
+        if not pairs:
+            return
+        marks = ", ".join("(?, ?)" for _ in pairs)
+        rows = await self._rows(
+            f"SELECT {_SET} FROM entry_sets s WHERE s.user_key = ? AND s.done = 1 AND s.weight_kg IS NOT NULL "
+            f"AND (s.exercise, s.occurred_on) IN (VALUES {marks})",
+            [user, *(v for p in pairs for v in p)],
+        )
+        for row in rows:
+            s, h = _set(row), lifts[row["exercise"]]
+            first, last = done[row["exercise"]]
+            for day, top_attr, e1_attr in ((first, "first_top", "first_e1rm"), (last, "last_top", "last_e1rm")):
+                if s.on != day:
+                    continue
+                top = getattr(h, top_attr)
+                if top is None or ((s.weight_kg or 0.0), s.reps) > ((top.weight_kg or 0.0), top.reps):
+                    setattr(h, top_attr, s)
+                best = getattr(h, e1_attr)
+                if s.e1rm_kg is not None and (best is None or s.e1rm_kg > (best.e1rm_kg or 0.0)):
+                    setattr(h, e1_attr, s)
+
+    async def _volumes(self, user: str, lifts: dict[str, LiftHistory], args: dict[str, Any]) -> None:
+        names = list(lifts)
+        marks = ", ".join(f":v{i}" for i in range(len(names)))
+        rows = await self._rows(
+            f"""SELECT exercise, occurred_on, volume, volume_kg, ids FROM (
+                  SELECT s.exercise, s.occurred_on, sum(s.weight * s.reps) AS volume, sum(s.weight_kg * s.reps) AS volume_kg,
+                         group_concat(DISTINCT s.entry_id) AS ids,
+                         row_number() OVER (PARTITION BY s.exercise ORDER BY sum(s.weight_kg * s.reps) DESC, s.occurred_on)
+                           AS rank
+                  FROM entry_sets s
+                  WHERE s.user_key = :u AND s.exercise IN ({marks}) AND s.occurred_on BETWEEN :a AND :b
+                    AND s.weight_kg IS NOT NULL AND s.reps > 0
+                  GROUP BY s.exercise, s.occurred_on)
+                WHERE rank = 1""",
+            {**args, **{f"v{i}": n for i, n in enumerate(names)}, "u": user},
+        )
+        for r in rows:
+            lifts[r["exercise"]].best_volume = (
+                date.fromisoformat(r["occurred_on"]), float(r["volume"]), float(r["volume_kg"]), r["ids"].split(","),
+            )
+
+    async def _reps_at(
+        self, user: str, lifts: dict[str, LiftHistory], weight: float, unit: str, args: dict[str, Any]
+    ) -> None:
+        for name, h in lifts.items():
+            rows = await self._rows(
+                f"SELECT {_SET} FROM entry_sets s WHERE s.user_key = :u AND s.exercise = :x AND s.done = 1 "
+                "AND s.unit = :unit AND abs(s.weight - :w) < 0.01 AND s.occurred_on BETWEEN :a AND :b "
+                "ORDER BY s.reps DESC, s.occurred_on LIMIT 1",
+                {**args, "u": user, "x": name, "unit": unit, "w": weight},
+            )
+            if rows:
+                h.reps_at[(weight, unit)] = _set(rows[0])
+
+    async def strongest(self, user: str, start: date = EVER[0], end: date = EVER[1], limit: int = 5) -> list[str]:
+        """The exercises with the best estimated 1RMs (in kg), best first."""
+        rows = await self._rows(
+            """SELECT ux.exercise,
+                 (SELECT s.e1rm_kg FROM entry_sets s WHERE s.user_key = :u AND s.exercise = ux.exercise
+                    AND s.e1rm_kg IS NOT NULL AND s.occurred_on BETWEEN :a AND :b ORDER BY s.e1rm_kg DESC LIMIT 1) AS best
+               FROM (SELECT DISTINCT exercise FROM user_exercises WHERE user_key = :u) AS ux
+               WHERE best IS NOT NULL ORDER BY best DESC LIMIT :n""",
+            {"u": user, "a": start.isoformat(), "b": end.isoformat(), "n": limit},
+        )
+        return [r["exercise"] for r in rows]
+
+    async def sessions(self, user: str, start: date = EVER[0], end: date = EVER[1]) -> Sessions:
+        """Training days (one per domain per day; meals are no training) in a period."""
+        args = {"u": user, "a": start.isoformat(), "b": end.isoformat()}
+        where = "user_key = :u AND status = 'active' AND kind = 'parsed' AND occurred_on BETWEEN :a AND :b"
+        per = await self._rows(
+            f"SELECT domain, count(DISTINCT occurred_on) AS days FROM entries WHERE {where} GROUP BY domain", args
+        )
+        (total,) = await self._rows(
+            f"SELECT count(DISTINCT occurred_on) AS days, min(occurred_on) AS first, max(occurred_on) AS last "
+            f"FROM entries WHERE {where} AND domain != 'nutrition'",
+            args,
+        )
+        recent = await self._rows(
+            f"SELECT entry_id FROM entries WHERE {where} AND domain != 'nutrition' ORDER BY occurred_on DESC LIMIT 5",
+            args,
+        )
+        return Sessions(
+            days=int(total["days"] or 0),
+            by_domain={r["domain"]: int(r["days"]) for r in per if r["domain"] != "nutrition"},
+            first_on=date.fromisoformat(total["first"]) if total["first"] else None,
+            last_on=date.fromisoformat(total["last"]) if total["last"] else None,
+            recent_ids=[r["entry_id"] for r in reversed(recent)],
+        )

@@ -1,0 +1,71 @@
+"""CHROMA_HOST/CHROMA_PORT: the same code against a real ``chroma run`` server on loopback."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.knowledge.base import KnowledgeBase
+from engine.knowledge.config import KnowledgeConfig
+from engine.knowledge.embedding import BuiltinEmbedder
+from tests.engine.knowledge.conftest import GRAPH, write_articles
+
+CHROMA = shutil.which("chroma", path=str(Path(sys.executable).parent))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def chroma_server(tmp_path: Path) -> Iterator[int]:
+    if CHROMA is None:
+        pytest.skip("the chroma command is not installed")
+    port = _free_port()
+    server = subprocess.Popen(
+        [CHROMA, "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("chroma run did not start") from None
+                time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_chroma_server_serves_two_replicas(tmp_path: Path, chroma_server: int, embedder: BuiltinEmbedder) -> None:
+    def replica(name: str) -> KnowledgeBase:
+        config = KnowledgeConfig(data_dir=tmp_path / name, chroma_host="127.0.0.1", chroma_port=chroma_server)
+        return KnowledgeBase.open(config, embedder)
+
+    first = replica("one")
+    first.ingest(write_articles(tmp_path / "kb", GRAPH))
+    result = first.retrieve("squats and leg strength", top_k=1, expansion_depth=1)
+    assert [c.article_title for c in result.chunks][:1] == ["Alpha"] and result.added
+    assert not (tmp_path / "one" / "chroma").exists()  # vectors live on the server
+    first.close()
+
+    # Another replica with an empty local BM25 index: rebuilt from the server's chunks on open.
+    second = replica("two")
+    assert second.count() == len(GRAPH) + 2  # Beta has three chunks
+    hit = second.search("deadlift technique", top_k=1)[0]
+    assert hit.article_title == "Zeta" and hit.lexical_rank == 1
+    second.close()
