@@ -55,6 +55,15 @@ OS page cache is warm (``--cold`` skips that). Each figure is over
   ``exercises=["bench press"]``, as the engine calls it for a named lift).
   Target: ``compute_facts`` p50 <= 50 ms; load + compute is shown too.
 
+* Whole-history facts (``--history-only`` runs just these): a separate file
+  with one person of 5,000 sessions (5 exercises x 4 sets, warm-ups, a few
+  failed attempts, a run every sixth day) and 200 others, filled through the
+  production triggers; ``history_facts`` timed for eight questions (records
+  of a lift and its variations, strongest lift, training days in a named
+  period, longest run and fastest pace, progression, reps at a weight),
+  beside the way before: loading every entry and ``compute_facts``.
+  Target: p99 <= 30 ms over all of them.
+
 Then ``EXPLAIN QUERY PLAN`` of the exact statements the store ran (captured
 with a trace callback), FTS doclist sizes, and a split of ``search`` time into
 the FTS match alone and the join/sort/row conversion. Exits 1 when a target

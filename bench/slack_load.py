@@ -219,7 +219,7 @@ def thread_cpu() -> dict[str, float]:
     import threading
 
     tick = os.sysconf("SC_CLK_TCK")
-    names = {t.native_id: t.name.split("_")[0] for t in threading.enumerate()}
+    names = {t.native_id: t.name.split(" (")[0].split("_")[0] for t in threading.enumerate()}
     cpu: dict[str, float] = defaultdict(float)
     for tid, name in names.items():
         try:

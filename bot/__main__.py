@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from bot.config import Settings, fail, load_settings
+from bot.config import Settings, load_settings
 from bot.data_cli import add_commands as add_data_commands
 from bot.data_cli import run as run_data_command
 from bot.vocab_cli import add_commands as add_vocab_commands
@@ -53,10 +53,10 @@ def main(argv: list[str] | None = None) -> None:
         run_telegram(settings)  # logs to stderr: the terminal is not a chat here
         return
     if mode == "slack":
-        fail(
-            f"the {mode} adapter is not part of this version yet; "
-            f"unset {mode.upper()}_BOT_TOKEN to chat in the console (python -m bot console)"
-        )
+        from bot.run_slack import main as run_slack
+
+        run_slack(settings)  # logs to stderr, as Telegram
+        return
     from bot.run_console import main as run_console
 
     run_console(settings, getattr(args, "name", None))

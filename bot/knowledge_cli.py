@@ -104,7 +104,13 @@ def _progress(label: str) -> Iterator[Callable[[int, int, str], None] | None]:
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     with Progress(
         TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

@@ -3,7 +3,9 @@
 One name to run it — `serve` — and the adapter itself. Inside, one job per file:
 
 - ``adapter.py`` — handlers: a gate (duplicates, allowlist), then each update becomes a job in its conversation's queue
-- ``app.py`` — the python-telegram-bot application: build, start, stop, `serve` (polling or webhook)
+- ``intake.py`` — recorded before confirmed: updates reach the engine's inbox before Telegram hears they arrived
+- ``jobs.py`` — the jobs an update starts; the update is done in the inbox when they end
+- ``app.py`` — the python-telegram-bot application: build, start (replaying what a crash left), stop, `serve`
 - ``turns.py`` — one turn: ``engine.handle`` with progress signs, then the outcomes on screen
 - ``presses.py`` — button presses: choices, Skip, Approve / Revise / Cancel, the /forget confirmation
 - ``chat.py`` — where a message belongs (chat, forum topic) and whether it is meant for Almanac

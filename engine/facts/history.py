@@ -4,11 +4,12 @@ aggregates of :mod:`engine.store.history` and :mod:`engine.store.bouts`.
 Keys are ``<subject>.<scope>.<measure>`` with scope ``all_time`` or
 ``period``; every fact carries the period it covers in ``scope``. Per
 exercise: the heaviest completed set, the best estimated 1RM (with the set
-it came from), the biggest session volume, sessions, the first and latest
+it came from), sessions, the first and latest
 session and their top sets, the progression from the first to the latest
 (changes), the most reps at a weight the question names, and the heaviest
 failed attempt when it was at or above the record (shown as attempted,
-never as a record). Units follow :mod:`engine.facts`: an exercise logged in
+never as a record). Session volume stays a fact of the retrieved window.
+Units follow :mod:`engine.facts`: an exercise logged in
 one unit stays in it; one logged in kg and lb is compared in kg.
 """
 
@@ -97,15 +98,12 @@ def lift_facts(h: LiftHistory, scope: Scope, *, brief: bool = False) -> list[Fac
     for (weight, w_unit), s in h.reps_at.items():
         out.append(fact(f"reps_at.{_fmt(weight)}{w_unit}", f"most reps at {_with_unit(_fmt(weight), w_unit)}",
                         s.reps, "reps", f"{s.reps} reps at {_with_unit(_fmt(weight), w_unit)}", s))
-    if h.best_volume is not None:
-        day, volume, volume_kg, ids = h.best_volume
-        v = volume_kg if len(h.units) > 1 else volume
-        out.append(fact("best_volume", "biggest session volume (weight × reps)", v, f"{unit}·reps",
-                        _with_unit(_fmt(v), unit), None, on=day, dates=[day], entry_ids=ids))
+    ends = [d for d in (h.first_on, h.last_on) if d is not None]
     out.append(fact("sessions", "sessions", h.sessions, "sessions",
-                    f"{h.sessions} session{'s' if h.sessions != 1 else ''}", None, dates=[h.first_on, h.last_on]))
+                    f"{h.sessions} session{'s' if h.sessions != 1 else ''}", None, dates=ends))
     for key, label, day in (("first", "first session", h.first_on), ("last", "latest session", h.last_on)):
-        out.append(fact(key, label, day.toordinal(), "date", day.isoformat(), None, on=day, dates=[day]))
+        if day is not None:
+            out.append(fact(key, label, day.toordinal(), "date", day.isoformat(), None, on=day, dates=[day]))
     out += _progress(h, unit, fact)
     return out
 

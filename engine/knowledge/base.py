@@ -10,12 +10,18 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import structlog
 
 from engine.knowledge.config import KnowledgeConfig
-from engine.knowledge.embedding import Embedder, OllamaEmbedder, Vectors, builtin_embedder
+from engine.knowledge.embedding import (
+    Embedder,
+    OllamaEmbedder,
+    Vectors,
+    builtin_embedder,
+)
 from engine.knowledge.expander import ContextExpander
 from engine.knowledge.fusion import reciprocal_rank_fusion
 from engine.knowledge.ingest import Ingestor, Progress
@@ -48,6 +54,7 @@ class KnowledgeBase:
         self._store = store
         self._lexical = lexical
         self._ingestor = Ingestor(store, lexical, embedder)
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="knowledge-bm25")
         self._expander = ContextExpander(
             store,
             lexical,
@@ -81,6 +88,7 @@ class KnowledgeBase:
         return await asyncio.to_thread(cls.open, config, embedder)
 
     def close(self) -> None:
+        self._pool.shutdown(wait=True)
         self._lexical.close()
 
     @property
@@ -124,15 +132,20 @@ class KnowledgeBase:
         Returns:
             Up to ``top_k`` chunks, best first, ``score`` the fused score.
         """
-        return self._search(query, self.embed_query(query), domains, top_k or self.config.top_k, keywords)
+        return self._hybrid(query, domains, top_k or self.config.top_k, keywords)[0]
 
-    def _search(
-        self, query: str, vector: Vectors, domains: Sequence[str] | None, top_k: int, keywords: Sequence[str] = ()
-    ) -> list[Chunk]:
+    def _hybrid(
+        self, query: str, domains: Sequence[str] | None, top_k: int, keywords: Sequence[str] = ()
+    ) -> tuple[list[Chunk], Vectors]:
+        """The fused results and the query's vector (expansion ranks linked chunks by it)."""
         started = time.perf_counter()
         n = max(20, top_k * CANDIDATES_PER_RESULT)
+        # BM25 needs no vector: it runs in another thread while the model embeds
+        # the query and Chroma searches (SQLite and the C engine release the GIL).
+        words = self._pool.submit(self._lexical.search, " ".join([query, *keywords]), n, domains)
+        vector = self.embed_query(query)
         by_vector = self._nearest(vector, n, domains)
-        by_words = self._lexical.search(" ".join([query, *keywords]), n, domains)
+        by_words = words.result()
         vector_rank = {c.chunk_id: (i, sim) for i, (c, sim) in enumerate(by_vector, start=1)}
         lexical_rank = {c.chunk_id: i for i, c in enumerate(by_words, start=1)}
         chunks = {c.chunk_id: c for c in by_words} | {c.chunk_id: c for c, _ in by_vector}
@@ -150,7 +163,7 @@ class KnowledgeBase:
             "knowledge.search", domains=list(domains or []), vector=len(by_vector), bm25=len(by_words),
             results=len(results), ms=round((time.perf_counter() - started) * 1000, 1),
         )
-        return results
+        return results, vector
 
     def _nearest(self, vector: Vectors, n: int, domains: Sequence[str] | None) -> list[tuple[Chunk, float]]:
         """The ``n`` nearest chunks in ``domains``, read from the chunk table.
@@ -191,8 +204,7 @@ class KnowledgeBase:
         keywords: Sequence[str] = (),
     ) -> ExpansionResult:
         """Search (see :meth:`search`), then expand along links: what RETRIEVE hands to the Synthesizer."""
-        vector = self.embed_query(query)
-        found = self._search(query, vector, domains, top_k or self.config.top_k, keywords)
+        found, vector = self._hybrid(query, domains, top_k or self.config.top_k, keywords)
         return self._expander.expand(found, expansion_depth, vector)
 
     async def asearch(

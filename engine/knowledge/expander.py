@@ -20,9 +20,9 @@ import numpy as np
 import structlog
 
 from engine.knowledge.embedding import Vectors
+from engine.knowledge.lexical import LexicalIndex
 from engine.knowledge.links import article_key
 from engine.knowledge.model import Chunk, ExpansionResult, ExpansionStats
-from engine.knowledge.lexical import LexicalIndex
 from engine.knowledge.store import ChromaStore
 
 log = structlog.get_logger("engine.knowledge")

@@ -16,7 +16,14 @@ import numpy as np
 import structlog
 from chromadb.api import ClientAPI
 from chromadb.api.models.Collection import Collection
-from chromadb.api.types import Documents, Embeddable, EmbeddingFunction, Embeddings, Metadata, Where
+from chromadb.api.types import (
+    Documents,
+    Embeddable,
+    EmbeddingFunction,
+    Embeddings,
+    Metadata,
+    Where,
+)
 from chromadb.config import Settings as ChromaSettings
 
 from engine.knowledge.config import KnowledgeConfig

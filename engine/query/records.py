@@ -11,7 +11,8 @@ from all of it, never from the last 90 days:
   progression, the most reps at a weight the question states;
 * no exercise named but a record asked for ("my strongest lift", "역대 최고"):
   the exercises with the best estimated 1RMs, their two records each;
-* a named period, a frequency question or one naming nothing: training days;
+* a named period, a frequency question, or one naming nothing and asking no
+  record: training days;
 * runs and swims when their domain is active: count, total, longest, fastest.
 
 A bounded period the question names ("in 2021") scopes all of it; "ever"
@@ -75,9 +76,9 @@ async def history_facts(
     )
     if not lifts and wants_records and ("strength" in domains or not shape.wanted):
         strongest = await history.strongest(user, scope[0], scope[1])
-        for h in await history.lifts(user, strongest, scope[0], scope[1]):
+        for h in await history.lifts(user, strongest, scope[0], scope[1], brief=True):
             facts += lift_facts(h, scope, brief=True)
-    if scope != EVER or "frequency" in shape.intents or not shape.wanted:
+    if scope != EVER or "frequency" in shape.intents or not (shape.wanted or wants_records):
         facts += session_facts(await history.sessions(user, scope[0], scope[1]), scope, today)
     for sport in ("running", "swimming"):
         if sport in domains:

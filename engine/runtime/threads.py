@@ -64,7 +64,16 @@ def _keep_latest_in_memory(saver: InMemorySaver, thread_id: str) -> None:
 
 
 async def latest_checkpoint(saver: BaseCheckpointSaver[str], thread_id: str) -> str | None:
-    """The id of the thread's newest checkpoint, or None for a thread never run."""
+    """The id of the thread's newest checkpoint, or None for a thread never run (read without loading it)."""
+    if isinstance(saver, AsyncSqliteSaver):
+        async with saver.lock, saver.conn.execute(
+            "SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''", (thread_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+    if isinstance(saver, InMemorySaver):
+        checkpoints = saver.storage.get(thread_id, {}).get("", {})
+        return max(checkpoints) if checkpoints else None
     found = await saver.aget_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}})
     return None if found is None else str(found.checkpoint["id"])
 

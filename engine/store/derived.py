@@ -76,7 +76,7 @@ CREATE INDEX IF NOT EXISTS entry_sets_entry ON entry_sets (entry_rowid);
 CREATE INDEX IF NOT EXISTS entry_sets_top ON entry_sets (user_key, exercise, done, weight_kg DESC, reps DESC, occurred_on);
 CREATE INDEX IF NOT EXISTS entry_sets_e1rm ON entry_sets (user_key, exercise, e1rm_kg DESC, occurred_on)
     WHERE e1rm_kg IS NOT NULL;
-CREATE INDEX IF NOT EXISTS entry_sets_day ON entry_sets (user_key, exercise, occurred_on);
+CREATE INDEX IF NOT EXISTS entry_sets_day ON entry_sets (user_key, exercise, occurred_on, done, weight_kg);
 CREATE TABLE IF NOT EXISTS user_exercises (
     user_key     TEXT NOT NULL,
     exercise     TEXT NOT NULL,
@@ -100,6 +100,8 @@ CREATE TABLE IF NOT EXISTS derived_sync (
     bouts_rowid  INTEGER NOT NULL        -- entries up to this rowid are in entry_bouts
 );
 CREATE INDEX IF NOT EXISTS entries_user_domain ON entries (user_key, domain);
+-- Training days in a period without reading the rows (the index holds kind and domain).
+CREATE INDEX IF NOT EXISTS entries_user_days ON entries (user_key, status, kind, occurred_on, domain);
 CREATE TRIGGER IF NOT EXISTS entry_sets_ai AFTER INSERT ON entries
 WHEN new.status = 'active' AND new.kind = 'parsed'
 BEGIN

@@ -7,8 +7,7 @@ Everything here reads the derived tables of :mod:`engine.store.derived`
 * per exercise: the heaviest completed set, the best estimated 1RM, the most
   reps in a bodyweight set, the heaviest failed attempt (0 reps or a set of
   kind ``failure``: never a record), sessions, the first and the latest
-  session with their top sets, the biggest session volume, and the most reps
-  done at a given weight;
+  session with their top sets, and the most reps done at a given weight;
 * the exercises with the best estimated 1RMs ("my strongest lift");
 * training days in a period, overall and per domain.
 
@@ -24,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from engine.facts.model import LB_TO_KG
 from engine.store.db import Database
 
 EVER = (date(1, 1, 1), date(9999, 12, 31))
@@ -52,8 +52,9 @@ class LiftHistory:
     exercise: str
     units: list[str]
     sessions: int
-    first_on: date
-    last_on: date
+    first_on: date | None = None
+    last_on: date | None = None
+    """None in a brief reading (records only)."""
     heaviest: SetRecord | None = None
     best_e1rm: SetRecord | None = None
     most_reps: SetRecord | None = None
@@ -62,8 +63,6 @@ class LiftHistory:
     last_top: SetRecord | None = None
     first_e1rm: SetRecord | None = None
     last_e1rm: SetRecord | None = None
-    best_volume: tuple[date, float, float, list[str]] | None = None
-    """Day, volume in the logged unit, in kg, and the day's entry ids."""
     reps_at: dict[tuple[float, str], SetRecord] = field(default_factory=dict)
 
 
@@ -103,12 +102,15 @@ class HistoryStore:
         start: date = EVER[0],
         end: date = EVER[1],
         weights: Sequence[tuple[float, str]] = (),
+        *,
+        brief: bool = False,
     ) -> list[LiftHistory]:
         """Records and history of each exercise the person logged (others are left out).
 
         Args:
             exercises: Canonical names, any case.
             weights: (weight, unit) pairs to find the most reps at (``100 kg``).
+            brief: Only the records (heaviest set, best estimated 1RM, most reps) and sessions.
         """
         names = list(dict.fromkeys(x.strip().lower() for x in exercises if x.strip()))
         if not names:
@@ -116,47 +118,52 @@ class HistoryStore:
         values = ", ".join(f"(:n{i})" for i in range(len(names)))
         args: dict[str, Any] = {"u": user, "a": start.isoformat(), "b": end.isoformat()}
         args.update({f"n{i}": n for i, n in enumerate(names)})
-        top = f"SELECT s.id FROM entry_sets s WHERE {_SCOPE}"
+        # Records walk the weight or e1RM index from the top; "+" keeps the day range off the index choice.
+        top = "SELECT s.id FROM entry_sets s WHERE s.user_key = :u AND s.exercise = x.name AND +s.occurred_on BETWEEN :a AND :b"
+        # ORDER BY … LIMIT 1 rather than min()/max() with a filter: it stops at the first row that qualifies.
+        day = f"SELECT s.occurred_on FROM entry_sets s WHERE {_SCOPE}"
+        done = "AND s.done = 1 AND s.weight_kg IS NOT NULL"
+        history = "" if brief else f""",
+              ({top} AND s.done = 0 AND s.weight_kg IS NOT NULL ORDER BY s.weight_kg DESC, s.occurred_on LIMIT 1) AS failed,
+              ({day} ORDER BY s.occurred_on LIMIT 1) AS first_on,
+              ({day} ORDER BY s.occurred_on DESC LIMIT 1) AS last_on,
+              ({day} {done} ORDER BY s.occurred_on LIMIT 1) AS first_done,
+              ({day} {done} ORDER BY s.occurred_on DESC LIMIT 1) AS last_done"""
         rows = await self._rows(
             f"""WITH x(name) AS (VALUES {values})
             SELECT x.name,
-              ({top} AND s.done = 1 AND s.weight_kg IS NOT NULL
-                 ORDER BY s.weight_kg DESC, s.reps DESC, s.occurred_on LIMIT 1) AS heaviest,
+              ({top} {done} ORDER BY s.weight_kg DESC, s.reps DESC, s.occurred_on LIMIT 1) AS heaviest,
               ({top} AND s.e1rm_kg IS NOT NULL ORDER BY s.e1rm_kg DESC, s.occurred_on LIMIT 1) AS e1rm,
               ({top} AND s.done = 1 AND s.weight_kg IS NULL ORDER BY s.reps DESC, s.occurred_on LIMIT 1) AS most_reps,
-              ({top} AND s.done = 0 AND s.weight_kg IS NOT NULL ORDER BY s.weight_kg DESC, s.occurred_on LIMIT 1) AS failed,
-              (SELECT count(DISTINCT s.occurred_on) FROM entry_sets s WHERE {_SCOPE}) AS sessions,
-              (SELECT min(s.occurred_on) FROM entry_sets s WHERE {_SCOPE}) AS first_on,
-              (SELECT max(s.occurred_on) FROM entry_sets s WHERE {_SCOPE}) AS last_on,
-              (SELECT min(s.occurred_on) FROM entry_sets s WHERE {_SCOPE} AND s.done = 1 AND s.weight_kg IS NOT NULL)
-                AS first_done,
-              (SELECT max(s.occurred_on) FROM entry_sets s WHERE {_SCOPE} AND s.done = 1 AND s.weight_kg IS NOT NULL)
-                AS last_done,
+              (SELECT count(*) FROM (SELECT 1 FROM entry_sets s WHERE {_SCOPE} GROUP BY s.occurred_on)) AS sessions,
               (SELECT group_concat(ux.unit) FROM user_exercises ux WHERE ux.user_key = :u AND ux.exercise = x.name
-                 AND ux.unit != '') AS units
+                 AND ux.unit != '') AS units{history}
             FROM x""",
             args,
         )
         found = [r for r in rows if r["sessions"]]
         if not found:
             return []
-        wanted = [r[k] for r in found for k in ("heaviest", "e1rm", "most_reps", "failed") if r[k] is not None]
+        keys = ("heaviest", "e1rm", "most_reps") if brief else ("heaviest", "e1rm", "most_reps", "failed")
+        wanted = [r[k] for r in found for k in keys if r[k] is not None]
         sets = {r["id"]: _set(r) for r in await self._by_ids(wanted)}
         out: dict[str, LiftHistory] = {}
-        done: dict[str, tuple[date, date]] = {}
+        ends: dict[str, tuple[date, date]] = {}
         for r in found:
             out[r["name"]] = LiftHistory(
                 exercise=r["name"], units=sorted(set((r["units"] or "").split(",")) - {""}), sessions=r["sessions"],
-                first_on=date.fromisoformat(r["first_on"]), last_on=date.fromisoformat(r["last_on"]),
-                heaviest=sets.get(r["heaviest"]), best_e1rm=sets.get(r["e1rm"]),
-                most_reps=sets.get(r["most_reps"]), failed=sets.get(r["failed"]),
+                heaviest=sets.get(r["heaviest"]), best_e1rm=sets.get(r["e1rm"]), most_reps=sets.get(r["most_reps"]),
             )
+            if brief:
+                continue
+            h = out[r["name"]]
+            h.failed, h.first_on, h.last_on = sets.get(r["failed"]), date.fromisoformat(r["first_on"]), date.fromisoformat(r["last_on"])
             if r["first_done"]:
-                done[r["name"]] = (date.fromisoformat(r["first_done"]), date.fromisoformat(r["last_done"]))
-        await self._ends(user, out, done)
-        await self._volumes(user, out, args)
-        for (weight, unit) in weights:
-            await self._reps_at(user, out, weight, unit, args)
+                ends[r["name"]] = (date.fromisoformat(r["first_done"]), date.fromisoformat(r["last_done"]))
+        if not brief:
+            await self._ends(user, out, ends)
+            for weight, unit in weights:
+                await self._reps_at(user, out, weight, unit, args)
         return [out[n] for n in names if n in out]
 
     async def _by_ids(self, ids: Sequence[int]) -> list[Any]:
@@ -171,10 +178,12 @@ class HistoryStore:
         if not pairs:
             return
         marks = ", ".join("(?, ?)" for _ in pairs)
+        # The days drive the join, one index search each (a row-value IN would scan every set of the person).
         rows = await self._rows(
-            f"SELECT {_SET} FROM entry_sets s WHERE s.user_key = ? AND s.done = 1 AND s.weight_kg IS NOT NULL "
-            f"AND (s.exercise, s.occurred_on) IN (VALUES {marks})",
-            [user, *(v for p in pairs for v in p)],
+            f"WITH p(x, d) AS (VALUES {marks}) SELECT {_SET} FROM p JOIN entry_sets s "
+            "ON s.user_key = ? AND s.exercise = p.x AND s.occurred_on = p.d "
+            "WHERE s.done = 1 AND s.weight_kg IS NOT NULL",
+            [*(v for p in pairs for v in p), user],
         )
         for row in rows:
             s, h = _set(row), lifts[row["exercise"]]
@@ -189,36 +198,17 @@ class HistoryStore:
                 if s.e1rm_kg is not None and (best is None or s.e1rm_kg > (best.e1rm_kg or 0.0)):
                     setattr(h, e1_attr, s)
 
-    async def _volumes(self, user: str, lifts: dict[str, LiftHistory], args: dict[str, Any]) -> None:
-        names = list(lifts)
-        marks = ", ".join(f":v{i}" for i in range(len(names)))
-        rows = await self._rows(
-            f"""SELECT exercise, occurred_on, volume, volume_kg, ids FROM (
-                  SELECT s.exercise, s.occurred_on, sum(s.weight * s.reps) AS volume, sum(s.weight_kg * s.reps) AS volume_kg,
-                         group_concat(DISTINCT s.entry_id) AS ids,
-                         row_number() OVER (PARTITION BY s.exercise ORDER BY sum(s.weight_kg * s.reps) DESC, s.occurred_on)
-                           AS rank
-                  FROM entry_sets s
-                  WHERE s.user_key = :u AND s.exercise IN ({marks}) AND s.occurred_on BETWEEN :a AND :b
-                    AND s.weight_kg IS NOT NULL AND s.reps > 0
-                  GROUP BY s.exercise, s.occurred_on)
-                WHERE rank = 1""",
-            {**args, **{f"v{i}": n for i, n in enumerate(names)}, "u": user},
-        )
-        for r in rows:
-            lifts[r["exercise"]].best_volume = (
-                date.fromisoformat(r["occurred_on"]), float(r["volume"]), float(r["volume_kg"]), r["ids"].split(","),
-            )
-
     async def _reps_at(
         self, user: str, lifts: dict[str, LiftHistory], weight: float, unit: str, args: dict[str, Any]
     ) -> None:
+        kg = weight * LB_TO_KG if unit == "lb" else weight
         for name, h in lifts.items():
+            # A narrow range of the record index, then the unit: a handful of rows.
             rows = await self._rows(
                 f"SELECT {_SET} FROM entry_sets s WHERE s.user_key = :u AND s.exercise = :x AND s.done = 1 "
-                "AND s.unit = :unit AND abs(s.weight - :w) < 0.01 AND s.occurred_on BETWEEN :a AND :b "
+                "AND s.weight_kg BETWEEN :lo AND :hi AND s.unit = :unit AND s.occurred_on BETWEEN :a AND :b "
                 "ORDER BY s.reps DESC, s.occurred_on LIMIT 1",
-                {**args, "u": user, "x": name, "unit": unit, "w": weight},
+                {**args, "u": user, "x": name, "unit": unit, "lo": kg - 0.01, "hi": kg + 0.01},
             )
             if rows:
                 h.reps_at[(weight, unit)] = _set(rows[0])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import io
+from datetime import timedelta
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from adapters.console import ConsoleChat
+from engine.language.dates import today_in
 from engine.store.inbox import Inbox
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
@@ -73,14 +75,16 @@ async def test_model_down_then_retry(open_engine: OpenEngine, fake: FakeOllama) 
 
 
 async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path) -> None:
+    # The console runs on the real clock: the log is dated yesterday where the engine is
+    # (Asia/Seoul in these tests), and the plan's sessions follow it.
+    logged_on = today_in("Asia/Seoul") - timedelta(days=1)
     fake.script("RouterOutput", scripts.router("LOG"), scripts.router("TASK", ["strength"]))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5, date_text="2026-11-22"))
-    fake.script("TaskFormationOutput", scripts.good_plan())
+    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5, date_text=logged_on.isoformat()))
+    fake.script("TaskFormationOutput", scripts.good_plan(logged_on=logged_on))
     out = io.StringIO()
-    lines = ["bench 55kg 10x5 2026-11-22", "plan my week", "approve", "/history", "/undo", "/export", "/forget", "/forget yes", "/quit"]
+    lines = [f"bench 55kg 10x5 {logged_on.isoformat()}", "plan my week", "approve", "/history", "/undo", "/export", "/forget", "/forget yes", "/quit"]
     async with open_engine() as engine:
         chat_ = ConsoleChat(engine, "kim", stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out, export_dir=tmp_path)
-        # The plan's dates are fixed in the script; the log is dated explicitly to match them.
         await chat_.run()
         assert await engine.entries.count("console:kim") == 0
     text = out.getvalue()

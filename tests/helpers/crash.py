@@ -13,6 +13,7 @@ Used by ``tests/adapters/telegram/test_crash.py`` (small, under a minute) and
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import re
@@ -164,7 +165,7 @@ def count(tg: FakeTelegram, db_path: Path, sent: dict[int, list[int]]) -> Figure
         answered = [int(w) for r in replies for w in _WEIGHT.findall(r)]
         firsts = list(dict.fromkeys(answered))
         figures.repeated_replies += len(answered) - len(firsts)
-        if firsts != [w for w in weights if w in firsts] or any(b < a for a, b in zip(answered, answered[1:])):
+        if firsts != [w for w in weights if w in firsts] or any(b < a for a, b in itertools.pairwise(answered)):
             figures.out_of_order += 1
             figures.details.append(f"chat {chat}: replies {answered} for {weights}")
         for w in weights:

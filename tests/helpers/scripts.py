@@ -233,10 +233,10 @@ def bench_entry(
     )
 
 
-def good_plan(weights: tuple[float, ...] = (57.5, 60, 62.5)) -> dict[str, Any]:
-    """A plan for three bench sessions after 2026-11-22, resting on that day's 55 kg."""
-    week = [(date(2026, 11, 22) + timedelta(days=d)).isoformat() for d in (1, 3, 5)]
+def good_plan(weights: tuple[float, ...] = (57.5, 60, 62.5), logged_on: date = date(2026, 11, 22)) -> dict[str, Any]:
+    """A plan for three bench sessions after ``logged_on``, resting on that day's 55 kg."""
+    week = [(logged_on + timedelta(days=d)).isoformat() for d in (1, 3, 5)]
     return former(
         operations=[op_plan(d, weight=w) for d, w in zip(week, weights)],
-        assumptions=[assumption("current working weight is 55 kg", source="2026-11-22")],
+        assumptions=[assumption("current working weight is 55 kg", source=logged_on.isoformat())],
     )

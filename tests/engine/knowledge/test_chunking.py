@@ -7,9 +7,14 @@ import sqlite3
 import pytest
 
 from engine.knowledge.fusion import reciprocal_rank_fusion
-from engine.knowledge.lexical import fts_query
+from engine.knowledge.words import fts_query
 from engine.knowledge.links import article_key, render_links
-from engine.knowledge.markdown import MAX_TOKENS, MIN_TOKENS, count_tokens, parse_article
+from engine.knowledge.markdown import (
+    MAX_TOKENS,
+    MIN_TOKENS,
+    count_tokens,
+    parse_article,
+)
 from tests.engine.knowledge.conftest import _words
 
 

@@ -82,6 +82,16 @@ def test_explicit_date_sets_flag() -> None:
     assert out[0].explicit_date and out[0].date == "last Monday"
 
 
+def test_a_named_day_is_the_only_search() -> None:
+    planned = [
+        RetrievalInstruction(strategy="keyword", terms=["bench press"]),
+        RetrievalInstruction(strategy="recent"),
+        RetrievalInstruction(strategy="date_range", days_back=30),
+    ]
+    out = normalize_instructions(planned, shape("what did I do last Monday?"))
+    assert [(i.strategy, i.explicit_date, i.date) for i in out] == [("date_range", True, "last Monday")]
+
+
 async def test_empty_range_widens_progressively_and_stops_at_first_tier_with_entries(store: EntryStore) -> None:
     await add(store, 20, "bench 50kg 10x5")
     await add(store, 60, "bench 45kg 10x5")
