@@ -206,7 +206,8 @@ class StandIn:
         self._n = 0
 
     async def handle(self, turn: Turn, progress: Any = None) -> list[Outcome]:
-        assert isinstance(turn, Message)
+        if not isinstance(turn, Message):
+            return []  # the adapter's own look-ups (e.g. /status before reading a typed line) cost no model time
         for title in ("RouterOutput", "ParserOutput"):
             if progress is not None:
                 await progress("routing" if title == "RouterOutput" else "parsing")

@@ -11,6 +11,8 @@ import argparse
 from bot.config import Settings, load_settings
 from bot.data_cli import add_commands as add_data_commands
 from bot.data_cli import run as run_data_command
+from bot.knowledge_cli import add_commands as add_knowledge_commands
+from bot.knowledge_cli import run as run_knowledge_command
 from bot.vocab_cli import add_commands as add_vocab_commands
 from bot.vocab_cli import run as run_vocab_command
 
@@ -24,6 +26,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("slack", help="run the Slack app (SLACK_BOT_TOKEN)")
     add_data_commands(sub)  # import, export
     add_vocab_commands(sub)  # vocab unknown, search
+    add_knowledge_commands(sub)  # ingest, retrieve
     return p
 
 
@@ -44,6 +47,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(run_data_command(args))
     if args.mode in ("vocab", "search"):
         raise SystemExit(run_vocab_command(args))
+    if args.mode in ("ingest", "retrieve"):
+        raise SystemExit(run_knowledge_command(args))
     settings = load_settings()
     mode = _mode(args, settings)
     # Platform modules are imported only once chosen: ``--help`` and the data commands stay quick.

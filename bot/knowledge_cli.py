@@ -91,7 +91,7 @@ def _knowledge(settings: Settings) -> Iterator[KnowledgeBase]:
         fail(str(exc))
     try:
         yield kb
-    except EmbeddingError as exc:
+    except (EmbeddingError, KnowledgeStoreError) as exc:
         fail(str(exc))
     finally:
         kb.close()

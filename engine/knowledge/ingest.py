@@ -18,8 +18,9 @@ from pathlib import Path
 import structlog
 
 from engine.knowledge.embedding import Embedder
-from engine.knowledge.lexical import LexicalIndex, Source
+from engine.knowledge.lexical import LexicalIndex
 from engine.knowledge.links import article_key
+from engine.knowledge.manifest import Source
 from engine.knowledge.markdown import parse_article
 from engine.knowledge.model import Chunk, IngestReport
 from engine.knowledge.store import ChromaStore, chunk_metadata
@@ -123,12 +124,12 @@ class Ingestor:
             origin=lambda p: BUILTIN_ORIGIN + p.relative_to(BUILTIN_KNOWLEDGE_DIR).as_posix(),
         )
         report = self._sync(files, skipped, in_scope=lambda o: o.startswith(BUILTIN_ORIGIN), progress=progress)
-        stale = [s for s in self._lexical.sources() if not s.content_hash and not s.origin.startswith(BUILTIN_ORIGIN)]
+        stale = [s for s in self._lexical.manifest.sources() if not s.content_hash and not s.origin.startswith(BUILTIN_ORIGIN)]
         if not stale:
             return report
         for source in stale:
             if not Path(source.origin).is_file():
-                self._lexical.forget(source.origin)  # its vectors went with the old model
+                self._lexical.manifest.forget(source.origin)  # its vectors went with the old model
         again = [_File(Path(s.origin), s.origin, s.domain) for s in stale if Path(s.origin).is_file()]
         other = self._sync(again, [], in_scope=lambda origin: False, progress=progress)
         return _sum(report, other)
@@ -159,10 +160,10 @@ class Ingestor:
                 counts["deleted"] += deleted
             if progress is not None:
                 progress(done, len(files), str(file.path))
-        for source in self._lexical.sources():
+        for source in self._lexical.manifest.sources():
             if in_scope(source.origin) and source.origin not in seen:
                 self._drop(source.chunk_ids)
-                self._lexical.forget(source.origin)
+                self._lexical.manifest.forget(source.origin)
                 counts["removed"] += 1
                 counts["deleted"] += len(source.chunk_ids)
         report = IngestReport(
@@ -178,7 +179,7 @@ class Ingestor:
         for part in (CHUNKER_VERSION.encode(), file.domain.encode(), raw):
             digest.update(part + b"\x00")
         content_hash = digest.hexdigest()
-        previous = self._lexical.source(file.origin)
+        previous = self._lexical.manifest.source(file.origin)
         if previous is not None and previous.content_hash == content_hash:
             return "unchanged", 0, 0
         fallback = file.path.stem.replace("-", " ").replace("_", " ")
@@ -195,7 +196,7 @@ class Ingestor:
         ids = [c.chunk_id for c in chunks]
         stale = sorted(set(previous.chunk_ids) - set(ids)) if previous is not None else []
         self._drop(stale)
-        self._lexical.record(Source(file.origin, file.domain, content_hash, ids), datetime.now(UTC).isoformat())
+        self._lexical.manifest.record(Source(file.origin, file.domain, content_hash, ids), datetime.now(UTC).isoformat())
         # A file whose vectors went with a model change is new to this collection.
         outcome = "updated" if previous is not None and previous.content_hash else "added"
         return outcome, len(chunks), len(stale)

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from engine.knowledge.manifest import Manifest
 from engine.knowledge.model import Chunk
 from engine.knowledge.words import query_words, quoted
 
@@ -62,28 +63,19 @@ CREATE TABLE IF NOT EXISTS sources (
 _BM25 = "bm25(chunks_fts, 4.0, 2.0, 1.0, 0.0)"
 _WORD_COLUMNS = "{article_title section_path text}"
 PRUNE_FROM = 5000
-"""From this many chunks on, query words found in more than COMMON_SHARE of them are left out."""
+"""From this many chunks on, a query's words are pruned to bound BM25's work (see ``_pruned``)."""
 COMMON_SHARE = 0.3
+"""Words in more than this share of the chunks are left out (while another word remains)."""
+MAX_POSTINGS = 30_000
+"""Most chunk matches a BM25 query may have to score: FTS5 scores every chunk any query word is in."""
 # BM25 weighs a word by log((N - n) / n) for n of N chunks: at 30 % that is a
-# tenth of a rare word's weight, yet FTS5 scores every chunk the word is in.
-# Leaving such words out when rarer ones remain keeps the ranking and cuts
-# the work (p95 76 -> 26 ms over 100,000 chunks in bench/knowledge.py).
+# tenth of a rare word's weight, yet FTS5 spends about a microsecond on every
+# chunk each word is in, rare or not. Over 100,000 chunks (bench/knowledge.py)
+# pruning took BM25 from p50 33 / p95 100 ms to p50 19 / p95 47 ms.
 
 
 def _domain_tag(domain: str) -> str:
     return "d" + domain.encode("utf-8").hex()
-
-
-class Source:
-    """One ingested file, as the manifest remembers it."""
-
-    __slots__ = ("chunk_ids", "content_hash", "domain", "origin")
-
-    def __init__(self, origin: str, domain: str, content_hash: str, chunk_ids: list[str]) -> None:
-        self.origin = origin
-        self.domain = domain
-        self.content_hash = content_hash
-        self.chunk_ids = chunk_ids
 
 
 def _chunk(row: sqlite3.Row) -> Chunk:
@@ -215,14 +207,18 @@ class LexicalIndex:
                 self._db.execute("UPDATE sources SET content_hash = '', chunk_ids = '[]'")
             self._db.execute("COMMIT")
 
-    def search(self, text: str, n: int, domains: Sequence[str] | None) -> list[Chunk]:
-        """The ``n`` best BM25 matches for the words of ``text``, best first."""
-        words = query_words(text)
+    def search(self, text: str, n: int, domains: Sequence[str] | None, keywords: Sequence[str] = ()) -> list[Chunk]:
+        """The ``n`` best BM25 matches for the words of ``text`` and ``keywords``, best first.
+
+        ``keywords`` (the domain vocabulary's terms) are kept first when a large
+        collection forces the query to be pruned.
+        """
+        words = query_words(" ".join([text, *keywords]))
         if not words or n <= 0:
             return []
         with self._lock:
             if len(words) > 1 and self._chunks() >= PRUNE_FROM:
-                words = self._without_common(words)
+                words = self._pruned(words, set(query_words(" ".join(keywords))))
             match = f"{_WORD_COLUMNS} : ({quoted(words)})"
             if domains:
                 tags = " OR ".join(f'"{_domain_tag(d)}"' for d in domains)
@@ -234,8 +230,25 @@ class LexicalIndex:
             )
             return [_chunk(row) for row in self._db.execute(sql, (match, n))]
 
-    def _without_common(self, words: list[str]) -> list[str]:
-        """``words`` less those in more than COMMON_SHARE of the chunks; the two rarest stay if all are common."""
+    def _pruned(self, words: list[str], preferred: set[str]) -> list[str]:
+        """The words worth scoring: not in more than COMMON_SHARE of the chunks, at most MAX_POSTINGS matches.
+
+        Preferred words (vocabulary terms) come first, then the rarest; the first word always stays.
+        """
+        df = self._document_counts(words)
+        limit = COMMON_SHARE * self._chunks()
+        useful = [w for w in words if df[w] <= limit] or [min(words, key=lambda w: df[w])]
+        kept: list[str] = []
+        postings = 0
+        for word in sorted(useful, key=lambda w: (w not in preferred, df[w])):
+            if kept and postings + df[word] > MAX_POSTINGS:
+                continue
+            kept.append(word)
+            postings += df[word]
+        return kept
+
+    def _document_counts(self, words: list[str]) -> dict[str, int]:
+        """How many chunks each word is in, through FTS5's own stemming; called with the lock held."""
         self._db.execute("DELETE FROM temp.query_words")
         self._db.executemany("INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)", enumerate(words, start=1))
         stems = {doc: term for term, doc in self._db.execute("SELECT term, doc FROM temp.query_stems")}
@@ -243,35 +256,9 @@ class LexicalIndex:
         counts = dict(
             self._db.execute(f"SELECT term, doc FROM chunks_terms WHERE term IN ({marks})", list(stems.values()))
         )
-        df = {w: counts.get(stems.get(i, ""), 0) for i, w in enumerate(words, start=1)}
-        limit = COMMON_SHARE * self._chunks()
-        kept = [w for w in words if df[w] <= limit]
-        return kept or sorted(words, key=lambda w: df[w])[:2]
+        return {w: int(counts.get(stems.get(i, ""), 0)) for i, w in enumerate(words, start=1)}
 
-    # -- the manifest ------------------------------------------------------
-
-    def source(self, origin: str) -> Source | None:
-        with self._lock:
-            row = self._db.execute("SELECT * FROM sources WHERE origin = ?", (origin,)).fetchone()
-        if row is None:
-            return None
-        return Source(row["origin"], row["domain"], row["content_hash"], json.loads(row["chunk_ids"]))
-
-    def sources(self) -> list[Source]:
-        with self._lock:
-            rows = self._db.execute("SELECT * FROM sources ORDER BY origin").fetchall()
-        return [Source(r["origin"], r["domain"], r["content_hash"], json.loads(r["chunk_ids"])) for r in rows]
-
-    def record(self, source: Source, ingested_at: str) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO sources (origin, domain, content_hash, chunk_ids, ingested_at) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (origin) DO UPDATE SET domain = excluded.domain,"
-                " content_hash = excluded.content_hash, chunk_ids = excluded.chunk_ids,"
-                " ingested_at = excluded.ingested_at",
-                (source.origin, source.domain, source.content_hash, json.dumps(source.chunk_ids), ingested_at),
-            )
-
-    def forget(self, origin: str) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM sources WHERE origin = ?", (origin,))
+    @property
+    def manifest(self) -> Manifest:
+        """The files ingested so far, in the same database."""
+        return Manifest(self._db, self._lock)

@@ -9,6 +9,7 @@ computed by Almanac's embedder. Telemetry is off.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, cast
 
 import chromadb
@@ -71,6 +72,15 @@ class AlmanacEmbeddingFunction(EmbeddingFunction[Documents]):
 
     def default_space(self) -> Any:
         return "cosine"
+
+
+@contextmanager
+def _failures(action: str) -> Iterator[None]:
+    """Chroma's many exception kinds (HTTP, Rust bindings, values) as one typed error."""
+    try:
+        yield
+    except Exception as exc:
+        raise KnowledgeStoreError(f"Chroma could not {action}: {exc}") from exc
 
 
 def _client(config: KnowledgeConfig) -> ClientAPI:
@@ -172,7 +182,8 @@ class ChromaStore:
         return get_or_create(), True
 
     def count(self) -> int:
-        return self._collection.count()
+        with _failures("count chunks"):
+            return self._collection.count()
 
     def model_id(self) -> str | None:
         """The ``model_id`` stored with the collection."""
@@ -181,18 +192,20 @@ class ChromaStore:
 
     def upsert(self, ids: Sequence[str], texts: Sequence[str], metadatas: Sequence[Metadata], vectors: Vectors) -> None:
         """Write chunks (same id: replaced), in batches Chroma accepts."""
-        step = max(1, min(5000, self._client.get_max_batch_size()))
-        for i in range(0, len(ids), step):
-            self._collection.upsert(
-                ids=list(ids[i : i + step]),
-                documents=list(texts[i : i + step]),
-                metadatas=list(metadatas[i : i + step]),
-                embeddings=vectors[i : i + step],
-            )
+        with _failures("store chunks"):
+            step = max(1, min(5000, self._client.get_max_batch_size()))
+            for i in range(0, len(ids), step):
+                self._collection.upsert(
+                    ids=list(ids[i : i + step]),
+                    documents=list(texts[i : i + step]),
+                    metadatas=list(metadatas[i : i + step]),
+                    embeddings=vectors[i : i + step],
+                )
 
     def delete(self, ids: Sequence[str]) -> None:
-        for i in range(0, len(ids), 5000):
-            self._collection.delete(ids=list(ids[i : i + 5000]))
+        with _failures("delete chunks"):
+            for i in range(0, len(ids), 5000):
+                self._collection.delete(ids=list(ids[i : i + 5000]))
 
     def nearest(self, vector: Vectors, n: int, domains: Sequence[str] | None = None) -> list[tuple[str, float]]:
         """Ids of the ``n`` chunks nearest to ``vector`` with their cosine similarity, best first.
@@ -204,9 +217,10 @@ class ChromaStore:
         """
         if n <= 0:
             return []
-        result = self._collection.query(
-            query_embeddings=vector.reshape(1, -1), n_results=n, where=domain_filter(domains), include=["distances"]
-        )
+        with _failures("search"):
+            result = self._collection.query(
+                query_embeddings=vector.reshape(1, -1), n_results=n, where=domain_filter(domains), include=["distances"]
+            )
         dists = (result["distances"] or [[]])[0]
         return [(cid, 1.0 - float(d)) for cid, d in zip(result["ids"][0], dists, strict=True)]
 
@@ -214,7 +228,8 @@ class ChromaStore:
         """The stored vectors of these chunks (unknown ids are left out)."""
         if not ids:
             return {}
-        got = self._collection.get(ids=list(ids), include=["embeddings"])
+        with _failures("read vectors"):
+            got = self._collection.get(ids=list(ids), include=["embeddings"])
         vectors: Any = got.get("embeddings")
         if vectors is None:
             return {}
@@ -224,7 +239,8 @@ class ChromaStore:
         """Every chunk's id, text and metadata, a page at a time (to rebuild the BM25 index)."""
         offset = 0
         while True:
-            got = self._collection.get(limit=size, offset=offset, include=["documents", "metadatas"])
+            with _failures("read chunks"):
+                got = self._collection.get(limit=size, offset=offset, include=["documents", "metadatas"])
             if not got["ids"]:
                 return
             yield list(got["ids"]), [d or "" for d in got["documents"] or []], list(got["metadatas"] or [])

@@ -15,6 +15,7 @@ import pytest
 from engine.knowledge.base import KnowledgeBase
 from engine.knowledge.config import KnowledgeConfig
 from engine.knowledge.embedding import BuiltinEmbedder
+from engine.knowledge.store import KnowledgeStoreError
 from tests.engine.knowledge.conftest import GRAPH, write_articles
 
 CHROMA = shutil.which("chroma", path=str(Path(sys.executable).parent))
@@ -69,3 +70,9 @@ def test_a_chroma_server_serves_two_replicas(tmp_path: Path, chroma_server: int,
     hit = second.search("deadlift technique", top_k=1)[0]
     assert hit.article_title == "Zeta" and hit.lexical_rank == 1
     second.close()
+
+
+def test_an_unreachable_chroma_server_is_a_clear_error(tmp_path: Path, embedder: BuiltinEmbedder) -> None:
+    config = KnowledgeConfig(data_dir=tmp_path, chroma_host="127.0.0.1", chroma_port=_free_port())
+    with pytest.raises(KnowledgeStoreError, match=f"127.0.0.1:{config.chroma_port}"):
+        KnowledgeBase.open(config, embedder)

@@ -7,7 +7,6 @@ import sqlite3
 import pytest
 
 from engine.knowledge.fusion import reciprocal_rank_fusion
-from engine.knowledge.words import fts_query
 from engine.knowledge.links import article_key, render_links
 from engine.knowledge.markdown import (
     MAX_TOKENS,
@@ -15,6 +14,7 @@ from engine.knowledge.markdown import (
     count_tokens,
     parse_article,
 )
+from engine.knowledge.words import fts_query
 from tests.engine.knowledge.conftest import _words
 
 
