@@ -17,6 +17,7 @@ from engine.agents.schemas import ParserOutput
 from engine.domains.registry import ActiveDomainContext
 from engine.agents.llm import LLM
 from engine.language.notation import read_strength
+from engine.language.vocab import normalize_name
 
 
 def _fields(ctx: ActiveDomainContext, domain: str) -> str:
@@ -36,7 +37,8 @@ def _answers(answers: Sequence[ClarificationItem]) -> str:
 
 
 def _tidy(ex: ExerciseLog, ctx: ActiveDomainContext) -> ExerciseLog:
-    name = ctx.vocabulary.canonical(ex.name) or ex.name.strip().lower()
+    # A name the vocabulary does not know is kept as its own canonical, spelled as imports spell it.
+    name = ctx.vocabulary.canonical(ex.name) or normalize_name(ex.name)
     details = [d.model_copy(update={"set_num": i}) for i, d in enumerate(ex.set_details, start=1)]
     sets = len(details) if details else ex.sets
     return ex.model_copy(update={"name": name, "set_details": details, "sets": sets})

@@ -125,7 +125,8 @@ class LogNodes:
             summary=summarize(parsed),
             data=data,
             raw_text=text,
-            terms=ctx.vocabulary.terms(text),
+            # Exercise names count as terms too, so a name the vocabulary lacks is still found by it.
+            terms=list(dict.fromkeys([*ctx.vocabulary.terms(text), *(e.name for e in parsed.exercises)])),
             source_key=f"turn:{state['turn_id']}:0",
         )
         stored = await self.d.entries.add(state["user"], [entry])
