@@ -95,8 +95,9 @@ def _quiet_logs(settings: Settings) -> None:
 class Progress:
     """``\\rimporting 120/480 rows`` on a terminal; nothing otherwise."""
 
-    def __init__(self, stream: TextIO, enabled: bool | None = None) -> None:
+    def __init__(self, stream: TextIO, enabled: bool | None = None, unit: str = "rows") -> None:
         self._stream = stream
+        self._unit = unit
         self._enabled = stream.isatty() if enabled is None else enabled
         self._last = 0.0
         self._width = 0
@@ -108,7 +109,7 @@ class Progress:
         if done < total and now - self._last < 0.1:
             return
         self._last = now
-        text = f"\r{label} {done}/{total} rows"
+        text = f"\r{label} {done}/{total} {self._unit}"
         self._width = max(self._width, len(text))
         self._stream.write(text.ljust(self._width))
         self._stream.flush()

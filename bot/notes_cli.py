@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.config import Settings, fail
+from bot.data_cli import Progress
 
 if TYPE_CHECKING:
     from engine.domains.registry import ActiveDomainContext
@@ -28,32 +28,9 @@ if TYPE_CHECKING:
 DOMAIN_ORDER = ("strength", "running", "swimming", "general_fitness", "nutrition")
 
 
-class NotesProgress:
+def NotesProgress(stream: TextIO, enabled: bool | None = None) -> Progress:  # noqa: N802 - reads as the class it was
     """``\\rparsing 12/365 notes`` on a terminal; nothing otherwise."""
-
-    def __init__(self, stream: TextIO, enabled: bool | None = None) -> None:
-        self._stream = stream
-        self._enabled = stream.isatty() if enabled is None else enabled
-        self._last = 0.0
-        self._width = 0
-
-    def show(self, label: str, done: int, total: int) -> None:
-        if not self._enabled:
-            return
-        now = time.monotonic()
-        if done < total and now - self._last < 0.1:
-            return
-        self._last = now
-        text = f"\r{label} {done}/{total} notes"
-        self._width = max(self._width, len(text))
-        self._stream.write(text.ljust(self._width))
-        self._stream.flush()
-
-    def clear(self) -> None:
-        if self._enabled and self._width:
-            self._stream.write("\r" + " " * self._width + "\r")
-            self._stream.flush()
-            self._width = 0
+    return Progress(stream, enabled, unit="notes")
 
 
 def run_notes_import(settings: Settings, folder: Path, *, user: str, use_model: bool = True) -> int:
@@ -110,7 +87,7 @@ async def _import(
     notes: list[Note],
     user: str,
     use_model: bool,
-    progress: NotesProgress,
+    progress: Progress,
 ) -> tuple[StoreReport, int, str]:
     from engine.agents.llm import LLM
     from engine.errors import ModelMissing, ModelTimeout, ModelUnreachable

