@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 import re
 
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
@@ -77,3 +78,29 @@ def seconds_of(text: str) -> float | None:
         total += amount * (3600 if unit[0] in "h시" else 60 if unit[0] in "m분" else 1)
         found = True
     return total if found else None
+
+
+def read_numbers(
+    texts: Mapping[str, str], label: Callable[[str], str] = str, *, keep_negative: bool = True
+) -> tuple[dict[str, float | None], list[str]]:
+    """Read a row's numeric columns: the values by field, and a problem per bad one.
+
+    Args:
+        texts: field -> the cell's text, in the order problems should be listed.
+        label: how a field is named in a problem (the file's own column name).
+        keep_negative: whether a negative value is kept beside its problem.
+    """
+    numbers: dict[str, float | None] = {}
+    problems: list[str] = []
+    for fld, text in texts.items():
+        try:
+            value = number(text)
+        except ValueError:
+            problems.append(f"{label(fld)} {text!r} is not a number")
+            continue
+        if value is not None and value < 0:
+            problems.append(f"{label(fld)} {text!r} is negative")
+            if not keep_negative:
+                continue
+        numbers[fld] = value
+    return numbers, problems

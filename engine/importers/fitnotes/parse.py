@@ -14,11 +14,11 @@ from engine.importers.common import (
     clean,
     find_columns,
     fold,
-    number,
     read_table,
     read_workouts,
     seconds_of,
 )
+from engine.importers.common.numbers import read_numbers
 from engine.importers.strong.names import ExerciseNamer
 
 HEADERS: dict[str, tuple[str, ...]] = {
@@ -56,17 +56,8 @@ class FitNotesRows:
         # reported below does not renumber the sets after it.
         key = (get(values, "date"), clean(get(values, "exercise")))
         self._counts[key] = n = self._counts.get(key, 0) + 1
-        problems: list[str] = []
-        numbers: dict[str, float | None] = {}
-        for fld in ("weight_kg", "weight_lb", "reps", "distance"):
-            text = get(values, fld)
-            try:
-                numbers[fld] = number(text)
-            except ValueError:
-                problems.append(f"{fld.split('_')[0]} {text!r} is not a number")
-                continue
-            if (numbers[fld] or 0) < 0:
-                problems.append(f"{fld.split('_')[0]} {text!r} is negative")
+        fields = ("weight_kg", "weight_lb", "reps", "distance")
+        numbers, problems = read_numbers({fld: get(values, fld) for fld in fields}, lambda fld: fld.split("_")[0])
         time_text = get(values, "time")
         seconds = seconds_of(time_text) if time_text else None
         if time_text and seconds is None:

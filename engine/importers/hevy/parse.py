@@ -17,10 +17,10 @@ from engine.importers.common import (
     clean,
     duration_text,
     find_columns,
-    number,
     read_table,
     read_workouts,
 )
+from engine.importers.common.numbers import read_numbers
 from engine.importers.strong.names import ExerciseNamer
 
 HEADERS: dict[str, tuple[str, ...]] = {
@@ -87,17 +87,8 @@ class HevyRows:
 
     def read(self, line: int, values: list[str]) -> SetRow | NotASet | list[str]:
         get = self._get
-        problems: list[str] = []
-        numbers: dict[str, float | None] = {}
-        for fld in ("weight_kg", "weight_lb", "reps", "distance_km", "distance_mi", "seconds", "rpe", "set_index"):
-            text = get(values, fld)
-            try:
-                numbers[fld] = number(text)
-            except ValueError:
-                problems.append(f"{fld} {text!r} is not a number")
-                continue
-            if (numbers[fld] or 0) < 0:
-                problems.append(f"{fld} {text!r} is negative")
+        fields = ("weight_kg", "weight_lb", "reps", "distance_km", "distance_mi", "seconds", "rpe", "set_index")
+        numbers, problems = read_numbers({fld: get(values, fld) for fld in fields})
         exercise = clean(get(values, "exercise"))
         if not exercise:
             problems.insert(0, "missing exercise_title")

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from engine.entries.model import SetKind
 from engine.importers.common import NotASet, SetRow, WeightUnit, clean, clock, num, number
+from engine.importers.common.numbers import read_numbers
 from engine.importers.strong.names import ExerciseNamer
 
 MAX_REPS = 1000  # SetDetail's bound
@@ -69,19 +70,8 @@ class StrongRows:
     def read(self, line: int, values: list[str]) -> SetRow | NotASet | list[str]:
         get = self._get
         raw_date, exercise, order_text = get(values, "date"), clean(get(values, "exercise")), get(values, "set_order")
-        problems: list[str] = []
-        numbers: dict[str, float | None] = {}
-        for fld in ("weight", "reps", "distance", "seconds", "rpe"):
-            text = get(values, fld)
-            try:
-                value = number(text)
-            except ValueError:
-                problems.append(f"{fld} {text!r} is not a number")
-                continue
-            if value is not None and value < 0:
-                problems.append(f"{fld} {text!r} is negative")
-                continue
-            numbers[fld] = value
+        fields = ("weight", "reps", "distance", "seconds", "rpe")
+        numbers, problems = read_numbers({fld: get(values, fld) for fld in fields}, keep_negative=False)
         if not problems and (order_text.casefold() in _REST_TIMER or exercise.casefold() in _REST_TIMER):
             rest = numbers.get("seconds")
             return NotASet(f"a rest timer ({clock(rest)}), not a set" if rest else "a rest timer, not a set")
