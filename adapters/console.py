@@ -52,7 +52,7 @@ def render(outcome: Outcome) -> str:
     if isinstance(outcome, Answer):
         text = outcome.text + (" (partial answer)" if outcome.partial else "")
         if outcome.citations:
-            text += "\n  sources: " + "; ".join(c.title for c in outcome.citations)
+            text += "\n  sources: " + "; ".join(c.title + (f" ({c.url})" if c.url else "") for c in outcome.citations)
         return text
     if isinstance(outcome, Ask):
         lines = []

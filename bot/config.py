@@ -19,8 +19,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, Settin
 
 from bot import settings_checks as checks
 
-from engine import EngineConfig, LLMConfig
-from engine.knowledge import KnowledgeConfig
+from engine import EngineConfig, KnowledgeConfig, LLMConfig
 
 
 def _default_data_dir() -> Path:
@@ -61,6 +60,8 @@ class Settings(BaseSettings):
     history_turns: int = Field(default=6, ge=0, le=50)
     max_answer_retries: int = Field(default=2, ge=0, le=5)
 
+    knowledge_enabled: bool = True
+    """Answers draw on the knowledge base's articles (built-in ones ingested at the first start)."""
     embedding_backend: Literal["builtin", "ollama"] = "builtin"
     """``builtin``: the multilingual model inside the installed package (offline); ``ollama``: Ollama's embeddings."""
     embedding_model: str = "bge-m3"
@@ -225,6 +226,7 @@ class Settings(BaseSettings):
             max_message_chars=self.max_message_chars,
             history_turns=self.history_turns,
             max_answer_retries=self.max_answer_retries,
+            knowledge=self.knowledge_config() if self.knowledge_enabled else None,
             llm=LLMConfig(
                 host=self.ollama_host,
                 model=self.ollama_model,

@@ -14,6 +14,7 @@ from engine.boundary import Handler, Progress
 from engine.config import EngineConfig, LLMConfig
 from engine.domains.registry import DomainFileError
 from engine.engine import Engine, outcomes_json
+from engine.knowledge.config import KnowledgeConfig
 from engine.outcomes import (
     Answer,
     ApprovalRequest,
@@ -48,6 +49,7 @@ __all__ = [
     "EngineConfig",
     "Failure",
     "Handler",
+    "KnowledgeConfig",
     "LLMConfig",
     "Logged",
     "LoggedEntry",

@@ -6,6 +6,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.knowledge.config import KnowledgeConfig
+
 
 class LLMConfig(BaseModel):
     """How to reach and drive the model."""
@@ -46,6 +48,8 @@ class EngineConfig(BaseModel):
     max_answer_retries: int = 2
     """Re-writes of an answer that failed evaluation; at the limit it is returned marked partial."""
     llm: LLMConfig = Field(default_factory=LLMConfig)
+    knowledge: KnowledgeConfig | None = None
+    """The knowledge base answers draw on; None: answers from the person's data alone."""
 
     @property
     def entries_db(self) -> Path:

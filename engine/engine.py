@@ -42,6 +42,7 @@ from engine.graph.deps import Deps
 from engine.graph.state import fresh_turn
 from engine.graph.steps import current_progress
 from engine.interrupts import read_payload, resume_value, to_outcome
+from engine.knowledge.library import Library
 from engine.language.dates import today_in
 from engine.language.text import clean
 from engine.outcomes import Failure, Outcome
@@ -91,6 +92,8 @@ class Engine(Intake):
         self._locks = KeyedLocks()
         self.users = UserGate()
         """Lets /forget wait for the person's running turns (see `UserGate`)."""
+        self.library: Library | None = None
+        """The knowledge base (``await engine.library.ready()`` waits for the start-up ingest)."""
         self._turns = 0
 
     @classmethod
@@ -122,6 +125,8 @@ class Engine(Intake):
             llm = LLM(config.llm)
             stack.push_async_callback(llm.aclose)
             selector = DomainSelector(registry)
+            library = await Library.open(config.knowledge, registry)
+            stack.push_async_callback(library.close)
             deps = Deps(
                 llm=llm,
                 entries=EntryStore(db),
@@ -129,9 +134,12 @@ class Engine(Intake):
                 patches=PatchStore(db),
                 history_turns=config.history_turns,
                 max_retries=config.max_answer_retries,
+                library=library,
             )
             graph = build_graph(deps).compile(checkpointer=checkpointer)
             engine = cls(config=config, graph=graph, checkpointer=checkpointer, db=db, llm=llm, selector=selector)
+            engine.library = library
+            library.start_ingest()  # answers use what is in while the built-in articles go in
             cut_off = await engine.inbox.interrupt_pending()
             if cut_off:
                 log.warning("engine.interrupted_turns", count=cut_off)

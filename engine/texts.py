@@ -139,6 +139,20 @@ def by_code_header(lang: str) -> str:
     return "I couldn't write a checked answer, so here is what your entries show, computed by code:"
 
 
+def articles_header(lang: str) -> str:
+    """Heads the knowledge-base excerpts in an answer code wrote (quoted as the articles have them)."""
+    if lang == "ko":
+        return "지식 베이스 문서에서 (원문 그대로):"
+    return "From the knowledge base (quoted as written):"
+
+
+def articles_only_header(lang: str) -> str:
+    """Heads an answer code wrote from articles alone (no entries were needed or found)."""
+    if lang == "ko":
+        return "확인된 답변을 쓰지 못해, 관련 문서를 그대로 보여 드려요:"
+    return "I couldn't write a checked answer, so here is what the knowledge base says, quoted as written:"
+
+
 # --------------------------------------------------------------------------- TASK flow
 
 TASK_ASK_WHY = "I need this to make the plan right before anything changes."
@@ -166,6 +180,7 @@ def log_shows(shown: str) -> str:
 
 NOT_IN_LOG = "no entry or computed fact shows this"
 NO_LINE_NAMED = "no expertise or rule line named"
+NOT_IN_ARTICLE = "the article cited does not say this"
 NOT_READABLE = "this source may not be read for this domain"
 
 

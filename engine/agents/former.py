@@ -32,12 +32,14 @@ async def form(
     previous: str,
     feedback: str,
     problems: Sequence[str],
+    articles: str = "",
 ) -> TaskFormationOutput:
     """Ask for a plan.
 
     Args:
         lines: The expertise and rule lines it may cite (``R1: …``), or a note that none may be read.
         values: Facts, entries and the request's own values (``F1: …``, ``E1: …``, ``Q1: …``).
+        articles: Knowledge-base sections it may cite (``K1``), their values as ids (``{A2}``).
     """
     return await llm.structured(
         "former",
@@ -55,6 +57,7 @@ async def form(
             intent=intent,
             request=request,
             values=fenced(values),
+            articles=fenced(articles) if articles else "(none)",
             goals=fenced(goals) if goals else "(none)",
             answers=answers or "(none)",
             previous=fenced(previous) if previous else "(none)",

@@ -133,6 +133,13 @@ class PlannerOutput(BaseModel):
         default_factory=list, description="Domain names needed beyond the active ones (only with expand_domain)."
     )
     expansion_reasoning: str = Field(default="", description="Why those domains are needed.")
+    knowledge_query: str = Field(
+        default="",
+        description=(
+            "Words to look up in the knowledge base when the question needs general knowledge "
+            "(what a deload is, why lifts stall, how much protein); empty when their entries are enough."
+        ),
+    )
     next_action: NextAction = Field(
         description="retrieve entries, expand_domain, clarify with the person, or synthesize the answer now."
     )
@@ -176,6 +183,9 @@ class SynthesizerOutput(BaseModel):
             "The answer in the person's language, with no digits or number words: every value is an id "
             "in braces from the list of values, e.g. {F3}; code fills in the value, its unit and date."
         )
+    )
+    sources: list[str] = Field(
+        default_factory=list, max_length=6, description="Ids of the articles the answer draws on (K1, K2); may be empty."
     )
 
 

@@ -22,8 +22,13 @@ async def synthesize(
     notes: Sequence[str],
     feedback: str,
     language: str,
+    articles: str = "",
 ) -> SynthesizerOutput:
-    """Ask for an answer whose values are references into ``values`` (the table's prompt lines)."""
+    """Ask for an answer whose values are references into ``values`` (the table's prompt lines).
+
+    Args:
+        articles: Knowledge-base sections (:func:`engine.query.articles.prompt`), their values as ids.
+    """
     return await llm.structured(
         "synthesizer",
         SynthesizerOutput,
@@ -37,6 +42,7 @@ async def synthesize(
             "synthesizer.user",
             question=question,
             values=fenced(values),
+            articles=fenced(articles) if articles else "(none)",
             responses=responses_text(responses),
             notes="; ".join(notes) or "(none)",
             feedback=feedback or "(first attempt)",

@@ -87,13 +87,15 @@ class ToolProfile(BaseModel):
 
 
 class RetrievalProfile(BaseModel):
-    """How task formation investigates the person's entries."""
+    """How task formation investigates the person's entries, and how many articles a question reads."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     days: list[int] = Field(default_factory=lambda: [30, 90])
     """Look-back windows, one per investigation round."""
     max_entries: int = Field(default=200, ge=1, le=2000)
+    knowledge_top_k: int | None = Field(default=None, ge=1, le=50)
+    """Knowledge-base sections a search returns before link expansion; None: ``KNOWLEDGE_TOP_K``."""
 
 
 class FormationPolicy(BaseModel):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from langgraph.graph import END, START, StateGraph
 
 from engine.graph.deps import Deps
+from engine.graph.chat_node import ChatNode
 from engine.graph.log_nodes import LogNodes
 from engine.graph.query_nodes import QueryNodes
 from engine.graph.routes import Routes
@@ -29,7 +30,7 @@ def build_graph(deps: Deps) -> StateGraph[State]:
         "wait_user": log.wait_user,
         "cancelled": log.cancelled,
         "remember": log.remember,
-        "chat": query.chat,
+        "chat": ChatNode(deps).chat,
         # LOG
         "parse": log.parse,
         "clarify": log.clarify,

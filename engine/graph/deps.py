@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.domains.registry import DomainSelector
 from engine.agents.llm import LLM
+from engine.domains.registry import DomainSelector
+from engine.knowledge.library import Library
 from engine.store.entries import EntryStore
 from engine.store.patches import PatchStore
 
@@ -22,3 +23,5 @@ class Deps:
     """Answer re-writes after a failed evaluation; at the limit the answer is marked partial."""
     max_plan_rounds: int = 3
     """Planner rounds per question (re-plans after thin retrieval, domain expansion)."""
+    library: Library | None = None
+    """The knowledge base's articles; None: answers come from the person's data alone."""

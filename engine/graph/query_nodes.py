@@ -1,5 +1,5 @@
 """Nodes of the QUERY flow (ARCHITECTURE §3): BUILD_CONTEXT → PLAN → RETRIEVE → ANALYZE →
-(EXPAND_DOMAIN | CLARIFY → WAIT_USER) → SYNTHESIZE → EVALUATE → FINISH, and CHAT.
+(EXPAND_DOMAIN | CLARIFY → WAIT_USER) → SYNTHESIZE → EVALUATE → FINISH (CHAT: ``chat_node.py``).
 
 Nodes change state; the routers in ``routes.py`` only read it. Numbers come
 from code: RETRIEVE computes facts over the retrieved window and over the
@@ -20,7 +20,6 @@ import structlog
 
 from engine import interrupts, texts
 from engine.agents.analyzer import analyze
-from engine.agents.chat import chat
 from engine.agents.clarifier import clarify
 from engine.agents.evaluator import evaluate
 from engine.agents.planner import plan
@@ -30,11 +29,13 @@ from engine.domains.registry import ActiveDomainContext
 from engine.facts import Fact, compute_facts, facts_text
 from engine.graph.deps import Deps
 from engine.graph.routes import user_only_gaps
-from engine.graph.state import State, analysis_of, draft_of, dump, emit, plan_of, refs_of
+from engine.graph.state import State, analysis_of, articles_of, draft_of, dump, emit, plan_of, refs_of
 from engine.interrupts import AskQuestion
 from engine.outcomes import Answer, Notice
 from engine.query.answering import answer_outcome, question_values, table_for
-from engine.query.asking import asks_about_data, domains_for, shows_list, states_data
+from engine.query import articles as kb
+from engine.query.asking import shows_list
+from engine.query.lookup import articles_for
 from engine.query.grounding import GroundingReport, check_text
 from engine.query.periods import Period, read_periods
 from engine.query.questions import QuestionShape, read_question
@@ -139,14 +140,20 @@ class QueryNodes:
         )
         facts = merge(whole, window)
         table = table_for(facts, entries, stated, shape, periods)
+        chunks = await articles_for(self.d.library, ctx, state["text"], planned_out.knowledge_query if planned_out else "")
+        notes = kb.offer(table, chunks)
         log.info(
             "retrieval.done",
             attempts=[(a.strategy, a.expansion_tier, a.found) for a in result.attempts],
             entries=len(entries),
             facts=len(facts),
             history_facts=len(whole),
+            articles=len(notes),
         )
-        return {"retrieval": dump(result), "facts": [dump(f) for f in facts], "refs": dump(table)}
+        return {
+            "retrieval": dump(result), "facts": [dump(f) for f in facts], "refs": dump(table),
+            "articles": [dump(n) for n in notes],
+        }
 
     async def analyze(self, state: State) -> dict[str, Any]:
         ctx = self._ctx(state)
@@ -161,7 +168,7 @@ class QueryNodes:
             facts_text(Fact.model_validate(f) for f in state.get("facts", [])),
             entries,
             state.get("user_responses", {}),
-            retrieval.warnings,
+            [*retrieval.warnings, *kb.found_note(articles_of(state))],
         )
         requested = [g.suspected_domain for g in out.gaps if g.outside_current_expertise and g.suspected_domain]
         return {"analysis": dump(out), "expansion_request": requested}
@@ -214,7 +221,8 @@ class QueryNodes:
         table = refs_of(state)
         shape = QuestionShape.model_validate(state["shape"])
         lang = state.get("language", "en")
-        if not table.has_data:
+        articles = articles_of(state)
+        if not table.has_data and not articles:
             draft = SynthesizerOutput(answer=texts.no_entries_for(shape.terms, lang))
             return {"draft": dump(draft), "answered_by_code": True}
         notes = list(RetrievalResult.model_validate(state.get("retrieval") or {}).warnings)
@@ -231,6 +239,7 @@ class QueryNodes:
             notes,
             state.get("feedback", ""),
             lang,
+            kb.prompt(articles) if articles else "",
         )
         return {"draft": dump(out), "answered_by_code": False}
 
@@ -247,8 +256,11 @@ class QueryNodes:
             )
         else:
             shown = render_text(draft.answer, table, "en", attached=report.attached)
+            values = table.prompt(["fact", "entry", "question", "date"])
+            if articles := articles_of(state):
+                values += "\n\nArticles:\n" + kb.original(articles)
             verdict = await evaluate(
-                self.d.llm, self._ctx(state), state["text"], shown, table.prompt(), state.get("user_responses", {})
+                self.d.llm, self._ctx(state), state["text"], shown, values, state.get("user_responses", {})
             )
             checks = (verdict.accuracy, verdict.relevance, verdict.safety, verdict.completeness)
             if verdict.verdict == "pass" and "fail" in checks:
@@ -276,20 +288,7 @@ class QueryNodes:
             report=GroundingReport.model_validate(report) if report else None,
             evaluation=state.get("evaluation") or {},
             partial=bool(state.get("is_partial")),
+            articles=articles_of(state),
+            sources=draft.sources if draft else (),
         )
         return emit(state, answer)
-
-    async def chat(self, state: State) -> dict[str, Any]:
-        """A CHAT reply; a question about the person's data, or a reply stating it, goes to the query flow."""
-        registry = self.d.selector.registry
-        everything = self.d.selector.build_active_context(registry.names)
-        shape = read_question(state["text"], everything, date.fromisoformat(state["today"]))
-        if asks_about_data(state["text"], shape):
-            log.info("chat.rerouted", reason="asks about their data")
-            return {"intent": "QUERY", "domains": domains_for(shape, registry)}
-        out = await chat(self.d.llm, state["text"])
-        if states_data(out.reply, everything):
-            # The reply would state their numbers unchecked: answer through the query flow instead.
-            log.info("chat.rerouted", reason="reply states their data")
-            return {"intent": "QUERY", "domains": domains_for(shape, registry)}
-        return emit(state, Answer(text=out.reply))

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from engine.agents.context import ClarificationItem, HistoryItem
 from engine.agents.schemas import AnalyzerOutput, ParserOutput, PlannerOutput, SynthesizerOutput
 from engine.interrupts import AskPayload
+from engine.query.articles import ArticleNote
 from engine.query.references import RefTable
 
 
@@ -54,6 +55,8 @@ class State(TypedDict, total=False):
     """``en`` or ``ko``: the question's language, which the answer and its values are written in."""
     refs: dict[str, Any] | None
     """RefTable: the values an answer may refer to ({F3}), built by RETRIEVE."""
+    articles: list[dict[str, Any]]
+    """ArticleNote per knowledge-base section RETRIEVE found (``K1``, values as ``{A2}``)."""
     grounding: dict[str, Any] | None
     """GroundingReport of the last draft (the structural check)."""
     domain_expansion_history: list[str]
@@ -114,6 +117,7 @@ def fresh_turn(
         periods=[],
         language="en",
         refs=None,
+        articles=[],
         grounding=None,
         domain_expansion_history=[],
         expansion_request=[],
@@ -171,6 +175,11 @@ def refs_of(state: State) -> RefTable:
     """The values this turn's answer may refer to (empty before RETRIEVE)."""
     refs = state.get("refs")
     return RefTable.model_validate(refs) if refs else RefTable()
+
+
+def articles_of(state: State) -> list[ArticleNote]:
+    """The knowledge-base sections this turn's answer was offered (empty without a knowledge base)."""
+    return [ArticleNote.model_validate(a) for a in state.get("articles") or []]
 
 
 def dump(model: BaseModel) -> dict[str, Any]:

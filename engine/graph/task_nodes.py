@@ -33,7 +33,11 @@ from engine import interrupts, texts
 from engine.graph.state import State, dump, emit
 from engine.interrupts import ApprovalPayload, AskQuestion, Cancelled
 from engine.outcomes import Answer, Logged, LoggedEntry, Notice
+from engine.knowledge.model import Chunk
+from engine.query import articles as kb
 from engine.query.answering import names_for
+from engine.query.articles import ArticleNote
+from engine.query.lookup import articles_for
 from engine.query.number_reading import stated_values
 from engine.query.references import RefTable, build_table
 from engine.query.render import language_of
@@ -46,6 +50,10 @@ MAX_TASK_QUESTIONS_ROUNDS = 2
 
 
 # --------------------------------------------------------------------------- nodes
+
+
+FORMATION_ARTICLE_CHARS = 2500
+"""Article text in the planner's prompt (it also carries the expertise lines and the history's values)."""
 
 
 class TaskNodes:
@@ -66,9 +74,15 @@ class TaskNodes:
     async def _event(self, state: State, kind: str, detail: str) -> None:
         await self.d.patches.record_event(state["conversation"], state["user"], kind, detail)
 
+    async def _articles(self, state: State, domain: Domain, ctx: ActiveDomainContext) -> list[Chunk]:
+        """Knowledge-base sections for a plan (a correction needs none), when the domain lets formation read them."""
+        if "knowledge" not in domain.investigation_tools or state.get("intent") == "CORRECTION":
+            return []
+        return await articles_for(self.d.library, ctx, state["text"], knowledge_query=state["text"])
+
     async def _investigate(
-        self, state: State, domain: Domain, ctx: ActiveDomainContext, attempt: int
-    ) -> tuple[list[Entry], list[Fact], RefTable]:
+        self, state: State, domain: Domain, ctx: ActiveDomainContext, attempt: int, chunks: list[Chunk]
+    ) -> tuple[list[Entry], list[Fact], RefTable, list[ArticleNote]]:
         """One round's reading, limited to the domain's ``investigation_tools``: entries over a widening
         window, facts computed from them, the expertise and rule lines; and the request's own values."""
         tools = set(domain.investigation_tools)
@@ -84,7 +98,8 @@ class TaskNodes:
         table = build_table(facts, shown, [v.text for v in stated_values(state["text"])])
         if "expertise" in tools:
             add_rule_lines(table, ctx)
-        return entries, facts, table
+        notes = kb.offer(table, chunks, max_chars=FORMATION_ARTICLE_CHARS)
+        return entries, facts, table, notes
 
     async def form_task(self, state: State) -> dict[str, Any]:
         domain = self._domain(state)
@@ -101,8 +116,9 @@ class TaskNodes:
         history: list[float] = []
         problems: list[str] = []
         result: dict[str, Any] = {}
+        chunks = await self._articles(state, domain, ctx)
         for attempt in range(budget.max_attempts):
-            entries, facts, table = await self._investigate(state, domain, ctx, attempt)
+            entries, facts, table, notes = await self._investigate(state, domain, ctx, attempt, chunks)
             now = datetime.now(timezone.utc)
             try:
                 out = await asyncio.wait_for(
@@ -114,12 +130,13 @@ class TaskNodes:
                         today=today,
                         allowed_ops=domain.tool_profile.allowed_ops,
                         lines=table.prompt(["rule"]) if "expertise" in tools else "(not available for this domain)",
-                        values=table.prompt(["fact", "entry", "question"]),
+                        values=table.prompt(["fact", "entry", "question", "source", "article"]),
                         goals=goals,
                         answers=answers,
                         previous=previous,
                         feedback=state.get("revision_feedback", ""),
                         problems=problems,
+                        articles=kb.prompt(notes) if notes else "",
                     ),
                     timeout=max(0.0, deadline - time.monotonic()),
                 )

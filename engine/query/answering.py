@@ -10,6 +10,7 @@ rest on.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from engine import texts
@@ -17,7 +18,9 @@ from engine.domains.registry import ActiveDomainContext
 from engine.entries.model import Entry
 from engine.facts import Fact
 from engine.outcomes import Answer, Citation
-from engine.query.by_code import written_by_code
+from engine.query import articles as kb
+from engine.query.articles import ArticleNote
+from engine.query.by_code import chosen, written_by_code
 from engine.query.grounding import GroundingReport
 from engine.query.number_reading import StatedValue, stated_values
 from engine.query.periods import Period
@@ -81,16 +84,31 @@ async def answer_outcome(
     report: GroundingReport | None,
     evaluation: dict[str, Any],
     partial: bool,
+    articles: Sequence[ArticleNote] = (),
+    sources: Sequence[str] = (),
 ) -> Answer:
-    """The Answer the person reads (see the module docstring)."""
+    """The Answer the person reads (see the module docstring).
+
+    Args:
+        articles: The knowledge-base sections the model was shown.
+        sources: The article ids the model said it drew on (``K1``).
+    """
     language: Language = "ko" if lang == "ko" else "en"
     if by_code:
         return Answer(text=draft, partial=partial)
     names = names_for(table, ctx, language)
+    now = datetime.now(UTC)
     if report is not None and report.ok and draft.strip():
         text = render_text(draft, table, language, names, report.attached)
         ids = [i for ref_id in used(draft) if (ref := table.get(ref_id)) is not None for i in ref.entry_ids]
         failed = bool(evaluation) and evaluation.get("verdict") != "pass"
-        return Answer(text=text, citations=await citations(store, user, ids), partial=partial or failed)
+        cited = await citations(store, user, ids) + kb.cited(articles, table, draft, sources, now)
+        return Answer(text=text, citations=cited, partial=partial or failed)
+    quoted, from_articles = kb.excerpts(articles, now)
+    if quoted and not chosen(table):
+        return Answer(text="\n".join([texts.articles_only_header(language), *quoted]), citations=from_articles,
+                      partial=True)
     text, ids = written_by_code(table, language, names, texts.by_code_header(language))
-    return Answer(text=text, citations=await citations(store, user, ids), partial=True)
+    if quoted:
+        text = "\n".join([text, "", texts.articles_header(language), *quoted])
+    return Answer(text=text, citations=await citations(store, user, ids) + from_articles, partial=True)

@@ -7,6 +7,10 @@ entries, a question about the person's own data, a reply that states it.
   query intent (best, how often, 기록, 몇 번) and speaks of the person's own
   ("my", "I", "내", "제"): about their data, so it goes through the query
   flow even when the Router called it chat.
+* A question that asks for knowledge rather than numbers ("what is a
+  deload", "why did my bench stall", "how much protein should I eat",
+  "디로드가 뭐야", "왜 정체됐어"): the knowledge base's articles are searched
+  too, whatever the Planner chose.
 * A chat reply that states a number about the person (a number beside an
   exercise, a query word, or "you" / "your" / 회원님): it would state their
   data unchecked, so the turn goes through the query flow instead.
@@ -30,6 +34,12 @@ _QUESTION = re.compile(
     r"|몇|얼마|언제|어떻|어땠|어때|알려|보여|뭐|무엇|했나|했니|됐나",
     re.IGNORECASE,
 )
+_KNOWLEDGE = re.compile(
+    r"\b(?:what(?:'s| is| are| does)(?!\s+(?:my|mine|i|the\s+\w+est\s+(?:i|my))\b)|why|explain|meaning of|difference between|tell me about"
+    r"|how (?:much|many|often|long|hard|fast|should|do|does|can|to)|should i|is it (?:ok|okay|good|bad|safe))\b"
+    r"|뭐야|뭔가요|뭐예요|뭐에요|무엇인가|무엇이|이란|란\s?무엇|왜|어떻게\s?해|얼마나\s?(?:먹|해|자)|설명|차이",
+    re.IGNORECASE,
+)
 _OWN = re.compile(r"\b(?:my|mine|i|i'm|i've|me)\b|(?<![가-힣])(?:내|나의|제|저의|내가|제가)(?![가-힣])", re.IGNORECASE)
 _SECOND = re.compile(r"\b(?:your|you|you've|you're|yours)\b|당신|회원님|님의|님은|님이|님께서", re.IGNORECASE)
 
@@ -37,6 +47,11 @@ _SECOND = re.compile(r"\b(?:your|you|you've|you're|yours)\b|당신|회원님|님
 def shows_list(text: str) -> bool:
     """Whether the question asks to see entries ("show me my …", "…보여줘")."""
     return _SHOW.search(text) is not None
+
+
+def asks_for_knowledge(text: str) -> bool:
+    """Whether a message asks what something is, why, or how (see the module docstring)."""
+    return _KNOWLEDGE.search(text) is not None
 
 
 def asks_about_data(text: str, shape: QuestionShape) -> bool:

@@ -8,8 +8,9 @@ them reliably from one example:
 * ``E<n>`` an entry (its date and what was logged);
 * ``Q<n>`` a value the person wrote in the question (``7 days``, ``100 kg``);
 * ``D<n>`` a day or period the question names (``last Monday``, ``March 2021``);
-* ``A<n>`` a value from a knowledge-base article (reserved: the knowledge base
-  adds them with :meth:`RefTable.add`);
+* ``A<n>`` a value from a knowledge-base article (``4 to 6 weeks``), written
+  with the article it comes from (:mod:`engine.query.articles`);
+* ``K<n>`` a knowledge-base article itself: written as its title, cited with its source;
 * ``R<n>`` a line of the domain's expertise or rules (task formation cites them).
 
 Code renders each reference with its unit and date in the person's language
@@ -29,8 +30,8 @@ from pydantic import BaseModel, Field
 from engine.entries.model import Entry
 from engine.facts import Fact
 
-RefKind = Literal["fact", "entry", "question", "date", "article", "rule"]
-PREFIX: dict[RefKind, str] = {"fact": "F", "entry": "E", "question": "Q", "date": "D", "article": "A", "rule": "R"}
+RefKind = Literal["fact", "entry", "question", "date", "article", "source", "rule"]
+PREFIX: dict[RefKind, str] = {"fact": "F", "entry": "E", "question": "Q", "date": "D", "article": "A", "source": "K", "rule": "R"}
 
 REF = re.compile(r"[{\[]\s*([A-Za-z])\s*(\d{1,4})\s*[}\]]")
 """A reference as models write it: ``{F3}``, also ``[F3]``, ``{ f3 }``."""
@@ -49,7 +50,7 @@ class Ref(BaseModel):
     text: str
     """The value as English text (``80 kg``, ``55 kg × 10 reps × 5 sets``, ``7 days``)."""
     key: str = ""
-    """The fact's key, or the entry's id, or the rule's domain."""
+    """The fact's key, the entry's id, the rule's domain, or the article chunk's id (``A`` and ``K``)."""
     value: float | None = None
     unit: str = ""
     on: date | None = None
@@ -62,6 +63,8 @@ class Ref(BaseModel):
     entry_ids: list[str] = Field(default_factory=list)
     terms: list[str] = Field(default_factory=list)
     """Canonical terms the value is about (exercise names), for rendering names."""
+    url: str | None = None
+    """For an article (``K``): where a person can read it."""
 
     def line(self) -> str:
         """The prompt line: ``F3: best estimated 1RM of bench press = 80 kg (2024-01-15)``."""
@@ -69,6 +72,8 @@ class Ref(BaseModel):
         sign = ""
         if self.change and self.value is not None:
             sign = " (an increase)" if self.value > 0 else " (a decrease)" if self.value < 0 else " (no change)"
+        if self.kind == "source":
+            return f"{self.id}: the article “{self.text}”"
         if self.kind == "entry" or not self.label:
             return f"{self.id}: {self.text}"
         return f"{self.id}: {self.label} = {self.text}{when}{sign}"

@@ -101,8 +101,10 @@ def value_text(ref: Ref, lang: Language, names: Mapping[str, str], *, unsigned: 
         if ref.scope is not None:
             return render_period(ref.scope[0], ref.scope[1], lang)
         return render_date(ref.on, lang) if ref.on else ref.text
-    if ref.kind == "question":
-        return ref.text
+    if ref.kind in ("question", "article"):
+        return ref.text  # as written (the article's own words around it say what it is)
+    if ref.kind == "source":
+        return f"“{ref.text}”"
     if ref.unit == "date" and ref.on is not None:
         return render_date(ref.on, lang)
     text = ref.text

@@ -11,6 +11,10 @@
   (``R4``) it rests on; that line is the evidence's source, shown as its
   title. Citing "domain" without a line leaves it ``unresolved``; numbers in
   it must be in that line.
+* A claim resting on a knowledge-base article names it (``K2``, or one of
+  its values ``A5``): validated when every number in the claim is among the
+  article's values offered; its source is the article (title, URL or path,
+  when it was read).
 * A claim without numbers that cites an entry (``E3`` or its date) or a
   fact (``F2``) is validated when that source exists and names the exercise
   the claim names, if any.
@@ -189,6 +193,8 @@ def _judge(
     now: datetime,
 ) -> tuple[EvidenceStatus, list[Citation], str]:
     quantities = _quantities(claim)
+    if ref is not None and ref.kind in ("source", "article"):
+        return _from_article(quantities, ref, table, now)
     if ref is not None and ref.kind == "rule":
         line = Citation(title=ref.text, ref=f"domain:{ref.key}#{ref.id}", retrieved_at=now)
         in_line = {q for q, _, _ in _quantities(ref.text)}
@@ -225,3 +231,18 @@ def _judge(
             return "validated", [Citation(title=f"{fact.label}: {fact.display}", ref=f"fact:{fact.key}",
                                           retrieved_at=now, on=fact.on)], ""
     return "unresolved", [], texts.NOT_IN_LOG
+
+
+def _from_article(
+    quantities: list[tuple[float, float, str]], ref: Ref, table: RefTable, now: datetime
+) -> tuple[EvidenceStatus, list[Citation], str]:
+    article = ref if ref.kind == "source" else next(
+        (r for r in table.of("source") if f"from {r.id}" == ref.label), None
+    )
+    if article is None:
+        return "unresolved", [], texts.NOT_IN_LOG
+    cite = Citation(title=article.text, ref=f"article:{article.key}", url=article.url, retrieved_at=now)
+    stated = {q for value in table.of("article") if value.label == f"from {article.id}" for q, _, _ in _quantities(value.text)}
+    if all(q in stated for q, _, _ in quantities):
+        return "validated", [cite], ""
+    return "unresolved", [cite], texts.NOT_IN_ARTICLE

@@ -1,8 +1,8 @@
 """A plan's text by reference: the goal, steps, expected output and risks the
 model writes for the person carry no numbers of their own.
 
-They refer to facts, entries and the request's own values by id (``{F2}``,
-``{Q1}``), checked like an answer (:mod:`engine.query.grounding`) and
+They refer to facts, entries, the request's own values and articles by id
+(``{F2}``, ``{Q1}``, ``{A3}``, ``{K1}``), checked like an answer (:mod:`engine.query.grounding`) and
 rendered by code in the request's language. A field that fails the check is
 reported back to the model for its next round; whatever still fails when the
 plan is shown is left out (a goal falls back to the request's own words) and
@@ -21,7 +21,7 @@ from engine.query.grounding import check_text
 from engine.query.references import RefKind, RefTable
 from engine.query.render import Language, render_text
 
-_KINDS: tuple[RefKind, ...] = ("fact", "entry", "question")
+_KINDS: tuple[RefKind, ...] = ("fact", "entry", "question", "article", "source")
 
 
 def _fields(out: TaskFormationOutput) -> list[tuple[str, str]]:

@@ -33,7 +33,7 @@ from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers import scripts
 
 ROOT = Path(__file__).resolve().parents[2]
-_SETTINGS_PREFIXES = ("TELEGRAM_", "SLACK_", "OLLAMA_", "ALLOWED_", "DATA_DIR", "DOMAINS_DIR", "LOG_", "CHROMA_")
+_SETTINGS_PREFIXES = ("TELEGRAM_", "SLACK_", "OLLAMA_", "ALLOWED_", "DATA_DIR", "DOMAINS_DIR", "LOG_", "CHROMA_", "KNOWLEDGE_", "EMBEDDING_")
 _WEIGHT = re.compile(r"bench press (\d+) kg")
 
 
@@ -51,6 +51,7 @@ class BotProcess:
             DEFAULT_TIMEZONE="Asia/Seoul",
             LOG_FORMAT="json",
             LOG_LEVEL="INFO",
+            KNOWLEDGE_ENABLED="false",  # a minute of first ingest would compete with the kills for the CPU
             PYTHONPATH=str(ROOT),
         )
         self._env = env

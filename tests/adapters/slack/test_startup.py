@@ -69,6 +69,7 @@ def test_a_rejected_bot_token_exits_2_with_one_line_without_the_token(slack: Fak
         "SLACK_SIGNING_SECRET": "s3cret",
         "SLACK_API_BASE_URL": slack.api_url,
         "DATA_DIR": str(tmp_path / "data"),
+        "KNOWLEDGE_ENABLED": "false",
     }
     code = "from bot.config import load_settings; from bot.run_slack import main; main(load_settings())"
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True,

@@ -39,6 +39,7 @@ def settings(tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, **more: Any) ->
         default_timezone="Asia/Seoul",
         telegram_bot_token=tg.token,
         telegram_api_base_url=tg.base_url,
+        knowledge_enabled=False,  # transport tests; the knowledge base has its own
         **more,
     )
 

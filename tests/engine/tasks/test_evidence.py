@@ -130,7 +130,7 @@ async def test_max_time_ms_is_a_deadline_on_the_whole_loop(tmp_path: Path, fake:
 
 async def test_investigation_tools_decide_what_the_loop_reads(tmp_path: Path, fake: FakeOllama) -> None:
     domains = domains_with(
-        tmp_path, 'investigation_tools = ["entries", "facts", "expertise"]', 'investigation_tools = ["expertise"]'
+        tmp_path, 'investigation_tools = ["entries", "facts", "expertise", "knowledge"]', 'investigation_tools = ["expertise"]'
     )
     fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", scripts.good_plan())

@@ -1,0 +1,47 @@
+"""The CHAT node: small talk answered by the chat agent, unless the message needs checked numbers or articles.
+
+A question about the person's own data, a what / why / how question the
+knowledge base can answer, or a reply that would state their numbers
+unchecked goes to the query flow instead (``intent`` becomes QUERY), where
+values travel by reference and articles are cited.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import structlog
+
+from engine.agents.chat import chat
+from engine.graph.deps import Deps
+from engine.graph.state import State, emit
+from engine.outcomes import Answer
+from engine.query.asking import asks_about_data, domains_for, states_data
+from engine.query.lookup import answers_from_articles, domains_named
+from engine.query.questions import read_question
+
+log = structlog.get_logger("engine.query")
+
+
+class ChatNode:
+    def __init__(self, deps: Deps) -> None:
+        self.d = deps
+
+    async def chat(self, state: State) -> dict[str, Any]:
+        """A CHAT reply; a question about the person's data, or a reply stating it, goes to the query flow."""
+        registry = self.d.selector.registry
+        everything = self.d.selector.build_active_context(registry.names)
+        shape = read_question(state["text"], everything, date.fromisoformat(state["today"]))
+        if asks_about_data(state["text"], shape):
+            log.info("chat.rerouted", reason="asks about their data")
+            return {"intent": "QUERY", "domains": domains_for(shape, registry)}
+        if answers_from_articles(self.d.library, registry, state["text"]):
+            log.info("chat.rerouted", reason="asks for knowledge the articles hold")
+            return {"intent": "QUERY", "domains": domains_for(shape, registry) or domains_named(registry, state["text"])}
+        out = await chat(self.d.llm, state["text"])
+        if states_data(out.reply, everything):
+            # The reply would state their numbers unchecked: answer through the query flow instead.
+            log.info("chat.rerouted", reason="reply states their data")
+            return {"intent": "QUERY", "domains": domains_for(shape, registry)}
+        return emit(state, Answer(text=out.reply))
