@@ -134,6 +134,10 @@ class KnowledgeBase:
         """
         return self._hybrid(query, domains, top_k or self.config.top_k, keywords)[0]
 
+    def search_words(self, text: str, domains: Sequence[str] | None = None, top_k: int | None = None) -> list[Chunk]:
+        """The best BM25 matches alone, no vector: a few ms, for one topic's term (``deload``)."""
+        return self._lexical.search(text, top_k or self.config.top_k, domains)
+
     def _hybrid(
         self, query: str, domains: Sequence[str] | None, top_k: int, keywords: Sequence[str] = ()
     ) -> tuple[list[Chunk], Vectors]:

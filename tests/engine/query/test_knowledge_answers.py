@@ -89,10 +89,14 @@ def article_id(body: dict[str, Any], title: str) -> str:
     return found[0]
 
 
-def value_id(body: dict[str, Any], text: str) -> str:
-    found = [i for i, line in lines(body).items() if i.startswith("A") and line.endswith(f"= {text}")]
-    assert found, f"no article value {text!r} offered"
-    return found[0]
+def some_article_value(body: dict[str, Any]) -> tuple[str, str, str, str]:
+    """The first article value offered: its id, its text as the article has it, its article's id and title."""
+    prompt = str(body["messages"][-1]["content"])
+    found = re.findall(r"^(A\d+): from (K\d+) = (.+)$", prompt, re.MULTILINE)
+    assert found, "no article value offered"
+    value, k, text = found[0]
+    [title] = re.findall(rf"^{k}: the article “(.+)”$", prompt, re.MULTILINE)
+    return value, text, k, title
 
 
 def latest_top(body: dict[str, Any]) -> str:
@@ -101,12 +105,17 @@ def latest_top(body: dict[str, Any]) -> str:
     return found[0]
 
 
+TAKEN: dict[str, str] = {}
+"""The article value the scripted model last used, as the article has it, and its article's title."""
+
+
 def cites_the_deload_article(body: dict[str, Any]) -> dict[str, Any]:
     """A grounded answer using the person's fact, the Deload article by name and one of its values."""
-    k, every, top = article_id(body, "Deload"), value_id(body, "60-70 percent"), latest_top(body)
+    k, top = article_id(body, "Deload"), latest_top(body)
+    value, TAKEN["value"], _, TAKEN["title"] = some_article_value(body)
     return {
-        "answer": f"Your bench has sat at {{{top}}}. A deload, as {{{k}}} explains, is a planned lighter week: "
-        f"keep the sets and drop the weights to around {{{every}}} of normal.",
+        "answer": f"Your bench has sat at {{{top}}}. A deload, as {{{k}}} explains, is a planned lighter stretch; "
+        f"another article gives {{{value}}}.",
         "sources": [k],
     }
 
@@ -115,7 +124,7 @@ def names_the_deload_article(body: dict[str, Any]) -> dict[str, Any]:
     return {"answer": f"벤치프레스가 {{{latest_top(body)}}}에 머물러 있어요. 디로드는 {{{article_id(body, 'Deload')}}}에 나와요."}
 
 
-def script_question(fake: FakeOllama, synthesizer: Any, *more: Any, knowledge_query: str = "deload") -> None:
+def script_question(fake: FakeOllama, synthesizer: Any, *more: Any, knowledge_query: str = "how to deload") -> None:
     fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
     fake.script("PlannerOutput", {**scripts.planner(days_back=30), "knowledge_query": knowledge_query})
     fake.script("AnalyzerOutput", scripts.analyzer())
@@ -130,18 +139,20 @@ async def test_an_answer_draws_on_an_article_and_cites_it(open_kb_engine: Opener
         [answer] = await engine.handle(ask(STALLED))
     assert isinstance(answer, Answer) and not answer.partial, answer
     assert "A deload, as “Deload” explains" in answer.text
-    assert "drop the weights to around 60-70 percent of normal" in answer.text
+    assert f"another article gives {TAKEN['value']}." in answer.text
     assert "60 kg" in answer.text
     articles = [c for c in answer.citations if c.ref.startswith("article:")]
-    assert [c.title for c in articles] == ["Deload"]
-    assert articles[0].url is not None and articles[0].url.endswith("strength/deload.md")
-    assert articles[0].retrieved_at is not None
+    # The article it names and the article its value comes from; no other.
+    assert sorted(c.title for c in articles) == sorted({"Deload", TAKEN["title"]})
+    deload = next(c for c in articles if c.title == "Deload")
+    assert deload.url is not None and deload.url.endswith("strength/deload.md")
+    assert all(c.retrieved_at is not None for c in articles)
     assert any(c.ref.startswith("entry:") for c in answer.citations)  # the person's sessions too
     # The model saw the article fenced as data, its values as ids, never the numbers themselves.
     prompt = str(fake.calls("SynthesizerOutput")[0]["messages"][1]["content"])
     block = prompt.split("Articles (K ids; values as A ids):", 1)[1]
     assert block.lstrip().startswith("<data>") and "Deload" in block
-    assert "60-70 percent" not in block.split("</data>")[0]
+    assert "{A" in block  # its values by id
 
 
 async def test_an_article_number_retyped_by_the_model_never_reaches_the_person(
@@ -227,11 +238,11 @@ async def test_without_a_knowledge_question_no_article_is_searched(open_kb_engin
 PLAN = "plan how to deload my bench next week"
 
 
-def plan_citing_the_deload_article(weight_claim: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """A plan whose deload assumption names the Deload article; ``weight_claim`` is what it says the article says."""
+def plan_citing_an_article(weight_claim: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A plan whose assumption rests on an article's value; ``weight_claim`` is what it says the article says."""
 
     def reply(body: dict[str, Any]) -> dict[str, Any]:
-        k, share = article_id(body, "Deload"), value_id(body, "60-70 percent")
+        share, TAKEN["value"], k, TAKEN["title"] = some_article_value(body)
         week = [(TODAY + timedelta(days=d)).isoformat() for d in (1, 3, 5)]
         return scripts.former(
             operations=[scripts.op_plan(d, weight=w) for d, w in zip(week, (36, 39, 42))],
@@ -239,7 +250,7 @@ def plan_citing_the_deload_article(weight_claim: str) -> Callable[[dict[str, Any
                 scripts.assumption("current working weight is 60 kg", source=(TODAY - timedelta(days=2)).isoformat()),
                 scripts.assumption(weight_claim.format(share="{" + share + "}"), source=k),
             ],
-            steps=[f"Drop to about {{{share}}} of your working weight this week, as {{{k}}} suggests"],
+            steps=[f"Train lighter this week ({{{share}}}), as {{{k}}} suggests"],
         )
 
     return reply
@@ -249,20 +260,20 @@ async def test_a_plan_cites_an_article_as_checked_evidence(open_kb_engine: Opene
     async with open_kb_engine() as engine:
         await seed_stalled_bench(engine)
         fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
-        fake.script("TaskFormationOutput", plan_citing_the_deload_article("a deload drops the weights to {share}"))
+        fake.script("TaskFormationOutput", plan_citing_an_article("the article says {share}"))
         [req] = await engine.handle(ask(PLAN))
     assert isinstance(req, ApprovalRequest), req
     article = [c for c in req.evidence if c.ref.startswith("article:")]
-    assert [c.title for c in article] == ["Deload"]
-    assert article[0].url is not None and article[0].url.endswith("strength/deload.md")
+    assert [c.title for c in article] == [TAKEN["title"]]
+    assert article[0].url is not None and article[0].url.startswith("engine/domains/knowledge/")
     assert article[0].retrieved_at is not None
     evidence = {e["claim"]: e["status"] for e in req.plan["evidence"]}
-    assert evidence["a deload drops the weights to 60-70 percent"] == "validated"
-    assert "Drop to about 60-70 percent of your working weight this week, as “Deload” suggests" in req.plan["steps"]
+    assert evidence[f"the article says {TAKEN['value']}"] == "validated"
+    assert f"Train lighter this week ({TAKEN['value']}), as “{TAKEN['title']}” suggests" in req.plan["steps"]
 
 
 async def test_a_claim_the_article_does_not_make_is_not_validated(open_kb_engine: Opener, fake: FakeOllama) -> None:
-    wrong = plan_citing_the_deload_article("a deload drops the weights to 50 percent")
+    wrong = plan_citing_an_article("a deload drops the weights to 13 percent")
     async with open_kb_engine() as engine:
         await seed_stalled_bench(engine)
         fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
@@ -271,4 +282,4 @@ async def test_a_claim_the_article_does_not_make_is_not_validated(open_kb_engine
     # Not validated by the article, so the person is asked before any plan is offered.
     [question] = outcomes
     assert isinstance(question, Ask), outcomes
-    assert [q.text for q in question.questions] == ["Is it right that a deload drops the weights to 50 percent?"]
+    assert [q.text for q in question.questions] == ["Is it right that a deload drops the weights to 13 percent?"]
