@@ -22,7 +22,7 @@ What is measured
   cycled; each runs what ``KnowledgeBase.retrieve`` runs (query embedding,
   vector search, BM25 with the domain vocabulary's terms, rank fusion,
   depth-1 expansion), timed part by part; and what an answer runs
-  (``engine.knowledge.library.find_sections``: the same, plus a BM25-only
+  (``KnowledgeBase.retrieve`` with ``topics``: the same, plus a BM25-only
   search for each topic when a question names several).
   p50/p99 of the whole call, and p50 of its parts. Target: p99 <= 150 ms at
   100,000 chunks. Exits 1 when a target is missed.
@@ -54,7 +54,6 @@ from engine.knowledge import embedding
 from engine.knowledge.base import KnowledgeBase
 from engine.knowledge.config import KnowledgeConfig
 from engine.knowledge.embedding import BUILTIN_DIM, builtin_embedder
-from engine.knowledge.library import find_sections
 from engine.knowledge.ingest import BUILTIN_KNOWLEDGE_DIR, chunks_of, embed_text
 from engine.knowledge.model import Chunk
 from engine.knowledge.store import chunk_metadata
@@ -192,7 +191,7 @@ def measure(kb: KnowledgeBase, queries: int) -> dict[str, list[float]]:
         parts["embed"].append((t3 - t2) * 1000)
         parts["added"].append(len(result.added))
         t4 = time.perf_counter()
-        find_sections(kb, q, None, 5, keywords[q])
+        kb.retrieve(q, None, 5, 1, keywords[q], topics=keywords[q])
         parts["flow"].append((time.perf_counter() - t4) * 1000)
     return parts
 
@@ -243,7 +242,7 @@ def main() -> int:
             )
             flow = parts["flow"]
             print(
-                f"  as an answer runs it (Library.find: the same, plus a BM25-only search per topic when a "
+                f"  as an answer runs it (with topics: the same, plus a BM25-only search per topic when a "
                 f"question names several): p50 {pct(flow, 50):.1f} ms, p99 {pct(flow, 99):.1f} ms"
             )
             if size >= 100_000 and p99 > TARGET_P99_MS:

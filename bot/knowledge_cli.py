@@ -156,7 +156,7 @@ def run_retrieve(
     # A fresh install has no articles yet: bring the built-in ones in first (once).
     with _progress("preparing the built-in articles") as progress:
         _print_skipped(kb.ensure_builtin_ingested(progress))
-    result = kb.retrieve(query, domains or None, top_k, depth, keywords)
+    result = kb.retrieve(query, domains or None, top_k, depth, keywords, topics=keywords)  # as answers search
     stats = result.stats
     print(
         f"{query!r}: top {top_k or kb.config.top_k}, domains: {', '.join(domains) or 'all'}, "

@@ -25,24 +25,19 @@ from typing import Any
 
 import structlog
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 from pydantic import TypeAdapter
 
 from engine import texts
 from engine.admission import AnswerPending, Hold, Pending, check_message, check_resume, check_text
-from engine.agents.llm import LLM
+from engine.assembly import Parts, assemble
 from engine.boundary import Progress
 from engine.config import EngineConfig
 from engine.controls import run_control
-from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.errors import UserFacingError
-from engine.graph.build import build_graph
-from engine.graph.deps import Deps
 from engine.graph.state import fresh_turn
 from engine.graph.steps import current_progress
 from engine.interrupts import read_payload, resume_value, to_outcome
-from engine.knowledge.library import Library
 from engine.language.dates import today_in
 from engine.language.text import clean
 from engine.outcomes import Failure, Outcome
@@ -50,8 +45,8 @@ from engine.runtime import backlog
 from engine.runtime.failures import hide_credentials, storage_failure
 from engine.runtime.intake import Intake
 from engine.runtime.locks import KeyedLocks, UserGate
-from engine.runtime.threads import keep_latest, latest_checkpoint, roll_back, sqlite_saver
-from engine.store.db import Database, check_writable
+from engine.runtime.threads import keep_latest, latest_checkpoint, roll_back
+from engine.store.db import check_writable
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Deliveries, Inbox, InboxStatus
 from engine.store.patches import PatchStore, events_of_turn
@@ -68,22 +63,15 @@ _LOOKS = frozenset({"status", "history", "export"})
 class Engine(Intake):
     """Almanac's domain expert, as adapters see it (its intake methods: `Intake`)."""
 
-    def __init__(
-        self,
-        *,
-        config: EngineConfig,
-        graph: CompiledStateGraph[Any, Any, Any, Any],
-        checkpointer: BaseCheckpointSaver[str],
-        db: Database,
-        llm: LLM,
-        selector: DomainSelector,
-    ) -> None:
+    def __init__(self, config: EngineConfig, parts: Parts) -> None:
         self.config = config
-        self.graph = graph
-        self.checkpointer = checkpointer
-        self.db = db
-        self.llm = llm
-        self.selector = selector
+        self.graph = parts.graph
+        self.checkpointer = parts.checkpointer
+        self.db = db = parts.db
+        self.llm = parts.llm
+        self.selector = parts.selector
+        self.library = parts.library
+        """The knowledge base (``await engine.library.ready()`` waits for the start-up ingest)."""
         self.entries = EntryStore(db)
         self.inbox = Inbox(db)
         self.deliveries = Deliveries(db)
@@ -92,8 +80,6 @@ class Engine(Intake):
         self._locks = KeyedLocks()
         self.users = UserGate()
         """Lets /forget wait for the person's running turns (see `UserGate`)."""
-        self.library: Library | None = None
-        """The knowledge base (``await engine.library.ready()`` waits for the start-up ingest)."""
         self._turns = 0
 
     @classmethod
@@ -116,30 +102,9 @@ class Engine(Intake):
             DomainFileError: a domain file is broken.
         """
         check_writable(config.data_dir)
-        registry = DomainRegistry.load(config.domains_dir)
         async with AsyncExitStack() as stack:
-            db = await Database.open(config.entries_db)
-            stack.push_async_callback(db.close)
-            if checkpointer is None:
-                checkpointer = await stack.enter_async_context(sqlite_saver(config.checkpoints_db))
-            llm = LLM(config.llm)
-            stack.push_async_callback(llm.aclose)
-            selector = DomainSelector(registry)
-            library = await Library.open(config.knowledge, registry)
-            stack.push_async_callback(library.close)
-            deps = Deps(
-                llm=llm,
-                entries=EntryStore(db),
-                selector=selector,
-                patches=PatchStore(db),
-                history_turns=config.history_turns,
-                max_retries=config.max_answer_retries,
-                library=library,
-            )
-            graph = build_graph(deps).compile(checkpointer=checkpointer)
-            engine = cls(config=config, graph=graph, checkpointer=checkpointer, db=db, llm=llm, selector=selector)
-            engine.library = library
-            library.start_ingest()  # answers use what is in while the built-in articles go in
+            engine = cls(config, await assemble(config, checkpointer, stack))
+            engine.library.start_ingest()  # answers use what is in while the built-in articles go in
             cut_off = await engine.inbox.interrupt_pending()
             if cut_off:
                 log.warning("engine.interrupted_turns", count=cut_off)

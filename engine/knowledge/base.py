@@ -34,6 +34,9 @@ log = structlog.get_logger("engine.knowledge")
 
 CANDIDATES_PER_RESULT = 4
 """Each side of the hybrid search ranks this many candidates per wanted result (at least 20)."""
+PER_TOPIC = 2
+"""Sections searched by words for each topic a question names, when it names several."""
+MAX_TOPICS = 3
 DOMAIN_OVERFETCH = 10
 """With a domain filter, unfiltered vector candidates fetched per wanted one (see ``_nearest``)."""
 
@@ -206,9 +209,28 @@ class KnowledgeBase:
         top_k: int | None = None,
         expansion_depth: int | None = None,
         keywords: Sequence[str] = (),
+        topics: Sequence[str] = (),
     ) -> ExpansionResult:
-        """Search (see :meth:`search`), then expand along links: what RETRIEVE hands to the Synthesizer."""
-        found, vector = self._hybrid(query, domains, top_k or self.config.top_k, keywords)
+        """Search (see :meth:`search`), then expand along links: what RETRIEVE hands to the Synthesizer.
+
+        Args:
+            topics: The topics a question names (its vocabulary terms). With two or
+                more, each one's best sections by words take turns with the whole
+                question's: "벤치가 정체됐는데 디로드가 뭐야?" searched as one fills every
+                place with bench press; by topic too, Deload gets one.
+        """
+        k = top_k or self.config.top_k
+        found, vector = self._hybrid(query, domains, k, keywords)
+        if len(topics) > 1:
+            # By words alone: the question's vector already carries its meaning, and a
+            # vector per topic would cost an embedding each.
+            lists = [found, *(self.search_words(t, domains, PER_TOPIC) for t in topics[:MAX_TOPICS])]
+            taken: dict[str, Chunk] = {}
+            for rank in range(k):
+                for ranked in lists:
+                    if rank < len(ranked) and len(taken) < k:
+                        taken.setdefault(ranked[rank].chunk_id, ranked[rank])
+            found = list(taken.values())
         return self._expander.expand(found, expansion_depth, vector)
 
     async def asearch(
@@ -234,9 +256,10 @@ class KnowledgeBase:
         top_k: int | None = None,
         expansion_depth: int | None = None,
         keywords: Sequence[str] = (),
+        topics: Sequence[str] = (),
     ) -> ExpansionResult:
         """:meth:`retrieve` in a worker thread."""
-        return await asyncio.to_thread(self.retrieve, query, domains, top_k, expansion_depth, keywords)
+        return await asyncio.to_thread(self.retrieve, query, domains, top_k, expansion_depth, keywords, topics)
 
     # -- ingest ------------------------------------------------------------
 

@@ -29,11 +29,6 @@ if TYPE_CHECKING:
 log = structlog.get_logger("engine.knowledge")
 
 
-PER_TERM = 2
-"""Sections searched for each topic a question names, when it names several."""
-MAX_TERMS = 3
-
-
 class _Stopped(Exception):
     """Raised between files to end a start-up ingest when the engine closes."""
 
@@ -130,29 +125,9 @@ class Library:
 
         keywords = list(dict.fromkeys(query_keywords(self._registry, f"{query}\n{also}", domains)))
         try:
-            return await asyncio.to_thread(find_sections, self._kb, query, list(domains) or None, top_k, keywords)
+            result = await self._kb.aretrieve(query, list(domains) or None, top_k, keywords=keywords, topics=keywords)
         except (EmbeddingError, KnowledgeStoreError, sqlite3.Error, OSError) as exc:
             log.warning("knowledge.search_failed", error=str(exc))
             return []
+        return list(result.chunks)
 
-
-def find_sections(kb: KnowledgeBase, query: str, domains: list[str] | None, top_k: int | None, keywords: list[str]) -> list[Chunk]:
-    """Search, then expand along links; a question naming several topics gets each one's best section too.
-
-    "벤치가 정체됐는데 디로드가 뭐야?" names bench press and deload: searched as one,
-    the bench press articles fill every place; searched term by term as well,
-    the Deload article gets one. Places go round: the whole question's first,
-    each term's first, the whole question's second, and so on.
-    """
-    k = top_k or kb.config.top_k
-    lists = [kb.search(query, domains, k, keywords)]
-    if len(keywords) > 1:
-        # By words alone: the question's vector already carries its meaning, and a
-        # vector per term would cost an embedding each.
-        lists += [kb.search_words(term, domains, PER_TERM) for term in keywords[:MAX_TERMS]]
-    merged: dict[str, Chunk] = {}
-    for rank in range(k):
-        for found in lists:
-            if rank < len(found) and len(merged) < k:
-                merged.setdefault(found[rank].chunk_id, found[rank])
-    return list(kb.expand_context(list(merged.values()), query=query).chunks)
