@@ -23,7 +23,7 @@ from engine.knowledge.embedding import (
     builtin_embedder,
 )
 from engine.knowledge.expander import ContextExpander
-from engine.knowledge.fusion import reciprocal_rank_fusion
+from engine.knowledge.fusion import RRF_K, reciprocal_rank_fusion
 from engine.knowledge.ingest import Ingestor, Progress
 from engine.knowledge.lexical import LexicalIndex
 from engine.knowledge.links import article_key
@@ -224,7 +224,12 @@ class KnowledgeBase:
         if len(topics) > 1:
             # By words alone: the question's vector already carries its meaning, and a
             # vector per topic would cost an embedding each.
-            lists = [found, *(self.search_words(t, domains, PER_TOPIC) for t in topics[:MAX_TOPICS])]
+            by_topic = [
+                # Scored as one list in the fusion would score them, so the order reads plainly.
+                [c.model_copy(update={"score": 1 / (RRF_K + i), "lexical_rank": i}) for i, c in enumerate(hits, start=1)]
+                for hits in (self.search_words(t, domains, PER_TOPIC) for t in topics[:MAX_TOPICS])
+            ]
+            lists = [found, *by_topic]
             taken: dict[str, Chunk] = {}
             for rank in range(k):
                 for ranked in lists:
