@@ -3,6 +3,7 @@
 Run it from the repository root (a script, not a pytest test)::
 
     .venv/bin/python bench/slack_load.py                      # 200 threads x 5 messages, model 100 ms per call
+    .venv/bin/python bench/slack_load.py --engine real --rounds 3   # the figure to judge: median of 3 pairs
     .venv/bin/python bench/slack_load.py --threads 50 --engine stand-in   # quick look
 
 What runs
@@ -47,6 +48,9 @@ Figures
 
 Exits 1 when a target of the real engine is missed. Figures depend on the
 machine and its load (the load average is printed; run twice and compare).
+On a shared machine one pair of runs moves by ±0.15 with what else runs:
+``--rounds 3`` alternates engine-alone and through-Slack runs and judges the
+median ratio.
 """
 
 from __future__ import annotations
@@ -178,8 +182,11 @@ class Outside:
 # --------------------------------------------------------------------------- runs
 
 
-async def engine_alone(engine: Any, threads: int, messages: int) -> tuple[float, float]:
-    """The same load straight into ``engine.handle``: each thread's turns in sequence, threads in parallel."""
+async def engine_alone(engine: Any, threads: int, messages: int, first: int = 0) -> tuple[float, float, dict[str, float]]:
+    """The same load straight into ``engine.handle``: each thread's turns in sequence, threads in parallel.
+
+    ``first``: the number of the first thread (each round of ``--rounds`` talks in new conversations).
+    """
 
     async def thread(t: int) -> None:
         for i in range(messages):
@@ -187,9 +194,10 @@ async def engine_alone(engine: Any, threads: int, messages: int) -> tuple[float,
             await engine.handle(Message(conversation=key, user=f"slack:T0ALMANAC:U{t:05d}",
                                         text=f"bench {BASE_WEIGHT + i}kg 10x5", message_id=f"{t}.{i}"))
 
-    started, cpu = time.monotonic(), time.process_time()
-    await asyncio.gather(*(thread(t) for t in range(threads)))
-    return time.monotonic() - started, time.process_time() - cpu
+    started, cpu, before = time.monotonic(), time.process_time(), thread_cpu()
+    await asyncio.gather(*(thread(t) for t in range(first, first + threads)))
+    by_thread = {k: v - before.get(k, 0.0) for k, v in thread_cpu().items()}
+    return time.monotonic() - started, time.process_time() - cpu, by_thread
 
 
 async def through_slack(engine: Any, outside: Outside, data: Path, threads: int, messages: int,
@@ -235,9 +243,10 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def report(label: str, alone_run: tuple[float, float], run: dict[str, Any], threads: int, messages: int, first: int,
-           target: bool) -> bool:
-    alone, alone_cpu = alone_run
+def report(label: str, alone_run: tuple[float, float, dict[str, float]], run: dict[str, Any], threads: int, messages: int, first: int,
+           target: bool) -> tuple[bool, float, float]:
+    """Print one run's figures; (no reply lost, duplicated or out of order, throughput ratio, ack p99)."""
+    alone, alone_cpu, alone_threads = alone_run
     by_thread: dict[str, list[int]] = defaultdict(list)
     last = run["t0"]
     for thread_ts, text, at in sorted(run["replies"], key=lambda r: r[2]):
@@ -258,6 +267,8 @@ def report(label: str, alone_run: tuple[float, float], run: dict[str, Any], thre
     clean = not (lost or dup or disorder or run["failed"])
     print(f"\n[{label}]")
     print(f"  engine alone (no Slack)  {alone:6.2f} s  {turns / alone:6.1f} turns/s   CPU: bot {alone_cpu:5.1f} s")
+    if alone_threads:
+        print("    by thread: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(alone_threads.items()) if v >= 0.05))
     print(f"  through Slack            {wall:6.2f} s  {turns / wall:6.1f} turns/s   "
           f"CPU: bot {run['cpu_bot']:5.1f} s, Slack side {run['cpu_fakes']:4.1f} s")
     verdict = lambda ok: ("ok" if ok else "MISSED") if target else "shown, not judged"  # noqa: E731
@@ -273,7 +284,7 @@ def report(label: str, alone_run: tuple[float, float], run: dict[str, Any], thre
     print(f"  replies: {turns} expected; lost {lost}, duplicated {dup}, out of order {disorder}  "
           f"{'ok' if clean else 'FAILED'}")
     print("  Web API calls: " + ", ".join(f"{m} {n}" for m, n in sorted(run["calls"].items()) if n))
-    return clean and (not target or (ratio >= TARGET_RATIO and p99 <= TARGET_ACK_P99_MS))
+    return clean, ratio, p99
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -291,15 +302,33 @@ async def main_async(args: argparse.Namespace) -> int:
                 run = await through_slack(StandIn(outside.model_url), outside, Path(tmp) / "standin",
                                           args.threads, args.messages, 0, args.timeout, args.burst)
                 ok &= report("stand-in engine: two model calls per turn, nothing else", alone, run,
-                             args.threads, args.messages, 0, target=False)
+                             args.threads, args.messages, 0, target=False)[0]
             if args.engine in ("real", "both"):
                 llm = LLMConfig(host=outside.model_url, timeout_s=60, max_concurrency=256)
                 config = EngineConfig(data_dir=Path(tmp) / "real", llm=llm)
+                rounds = []
                 async with Engine.open(config) as engine:
-                    alone = await engine_alone(engine, args.threads, args.messages)
-                    run = await through_slack(engine, outside, Path(tmp) / "real", args.threads, args.messages,
-                                              10_000, args.timeout, args.burst)
-                ok &= report("real engine (SQLite)", alone, run, args.threads, args.messages, 10_000, target=True)
+                    # Alone and through Slack take turns, each round in new conversations, so that a
+                    # change in the machine's load falls on both sides of a ratio.
+                    for r in range(args.rounds):
+                        first = 10_000 + r * args.threads
+                        alone = await engine_alone(engine, args.threads, args.messages, r * args.threads)
+                        run = await through_slack(engine, outside, Path(tmp) / "real", args.threads, args.messages,
+                                                  first, args.timeout, args.burst)
+                        rounds.append((alone, run, first))
+                results = [
+                    report(f"real engine (SQLite){f', round {n + 1}' if args.rounds > 1 else ''}", alone, run,
+                           args.threads, args.messages, first, target=True)
+                    for n, (alone, run, first) in enumerate(rounds)
+                ]
+                ratios = sorted(ratio for _, ratio, _ in results)
+                median, worst_p99 = ratios[(len(ratios) - 1) // 2], max(p99 for _, _, p99 in results)
+                if args.rounds > 1:
+                    print(f"\n[real engine, {args.rounds} rounds] throughput ratio per round "
+                          f"{', '.join(f'{r:.2f}' for r in ratios)}: median {median:.2f} (target >= {TARGET_RATIO}); "
+                          f"ack p99 at most {worst_p99:.1f} ms (target <= {TARGET_ACK_P99_MS:g})")
+                ok &= all(clean for clean, _, _ in results) and median >= TARGET_RATIO
+                ok &= worst_p99 <= TARGET_ACK_P99_MS
     finally:
         outside.close()
     return 0 if ok else 1
@@ -312,6 +341,8 @@ def main() -> None:
     p.add_argument("--model-ms", type=float, default=100.0)
     p.add_argument("--engine", choices=["stand-in", "real", "both"], default="both")
     p.add_argument("--timeout", type=float, default=600.0)
+    p.add_argument("--rounds", type=int, default=1,
+                   help="real engine: alternate alone / through Slack this many times and judge the median ratio")
     p.add_argument("--log", action="store_true", help="show the bot's warnings and errors on stderr")
     p.add_argument("--burst", action="store_true",
                    help="send each thread's next message on the ack, not on the reply (all 1,000 within seconds)")

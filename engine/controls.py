@@ -18,6 +18,7 @@ from pydantic import TypeAdapter
 from engine import texts
 from engine.entries.export import ExportFormat, all_entries
 from engine.entries.export import render as render_export
+from engine.entries.strong_format import strong_left_out
 from engine.interrupts import CANCEL, to_outcome
 from engine.language.dates import today_in
 from engine.outcomes import Document, Failure, Notice, Outcome
@@ -148,18 +149,28 @@ async def set_timezone(conversations: Conversations, turn: Control) -> list[Outc
     return [Notice(text=texts.timezone_set(name), code="timezone")]
 
 
+_EXPORTS: dict[str, tuple[ExportFormat, str, str]] = {
+    "csv": ("csv", "almanac-entries-{}.csv", "text/csv"),
+    "json": ("json", "almanac-entries-{}.json", "application/json"),
+    "strong": ("strong", "almanac-strong-{}.csv", "text/csv"),
+}
+"""``/export [csv|json|strong]``: the format, the file's name (with today's date) and its type; csv by default."""
+
+
 async def export(entries: EntryStore, turn: Control, tz: str) -> list[Outcome]:
     found = await all_entries(entries, turn.user)
     if not found:
         return [Notice(text=texts.NO_ENTRIES_TO_EXPORT, code="nothing")]
-    fmt: ExportFormat = "json" if turn.argument.strip().lower() == "json" else "csv"
+    fmt, filename, mime = _EXPORTS.get(turn.argument.strip().lower(), _EXPORTS["csv"])
+    # Strong's format holds workouts only (no meals, notes or planned sessions): count what it holds.
+    left_out = strong_left_out(found) if fmt == "strong" else 0
     today = today_in(tz, turn.at).isoformat()
     return [
         Document(
-            filename=f"almanac-entries-{today}.{fmt}",
-            mime="application/json" if fmt == "json" else "text/csv",
+            filename=filename.format(today),
+            mime=mime,
             content=render_export(found, fmt),
-            caption=texts.export_caption(len(found)),
+            caption=texts.export_caption(len(found) - left_out, left_out),
         )
     ]
 
@@ -194,6 +205,7 @@ async def forget(engine: Engine, turn: Control) -> int:
     user = turn.user
     async with engine.users.alone(user, but=1):  # this turn itself is one of theirs
         removed = await engine.entries.delete_all(user)
+        await engine.db.purge_deleted_text()
         for conversation in {turn.conversation, *await engine.inbox.conversations_of(user)}:
             await engine.checkpointer.adelete_thread(await engine.conversations.thread_id(conversation))
             await engine.conversations.new_epoch(conversation)

@@ -93,8 +93,12 @@ def forgotten(removed: int, with_conversation: bool) -> str:
     return f"Done: deleted {removed} {what}. Nothing of yours is kept."
 
 
-def export_caption(count: int) -> str:
-    return f"{count} {'entry' if count == 1 else 'entries'}"
+def export_caption(count: int, left_out: int = 0) -> str:
+    """The file's caption; ``left_out``: entries its format cannot hold (Strong: meals, notes, planned sessions)."""
+    caption = f"{count} {'entry' if count == 1 else 'entries'}"
+    if left_out:
+        caption += f" ({left_out} more — meals, notes or planned sessions — Strong's format cannot hold)"
+    return caption
 
 
 # --------------------------------------------------------------------------- LOG flow

@@ -11,7 +11,7 @@ How a request travels:
    for Revise, and putting a job in its conversation's queue. The model never
    runs before the ack.
 2. The job runs in the conversation's queue (`ChatQueues`): one turn at a time
-   per conversation, conversations concurrently (`Turns`, `Presses`).
+   per conversation, conversations concurrently (`Requests`, `Turns`, `Presses`).
 3. A crash between the ack and the end of a turn leaves the intake row
    pending; `SlackAdapter.recover` runs those again at start-up, in order.
 
@@ -42,18 +42,17 @@ from adapters.common import (
     ChatQueues,
     Recent,
     command_name,
-    command_turn,
 )
 from adapters.slack import texts
 from adapters.slack.actions import ACTION_PATTERN
 from adapters.slack.place import Place
 from adapters.slack.presses import REVISE_CALLBACK, Presses
 from adapters.slack.render import forget_confirmation, plain
+from adapters.slack.requests import Requests
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore, Thread
-from adapters.slack.text import esc, shorten
 from adapters.slack.turns import Turns
-from engine import Handler, Message
+from engine import Handler
 
 log = structlog.get_logger("adapters.slack")
 Body = dict[str, Any]
@@ -98,6 +97,7 @@ class SlackAdapter:
         self.outbox = Outbox(client, Budget(per_second=signs_per_second, burst=5))
         self.turns = Turns(engine, self.outbox, store, eyes_after)
         self.queues = ChatQueues(self._job_failed)
+        self.requests = Requests(self.turns, store, self.outbox, self.queues)
         self.presses = Presses(self)
         self._refused = Recent()
         self._detached: set[asyncio.Task[None]] = set()
@@ -106,9 +106,10 @@ class SlackAdapter:
     def install(self, app: AsyncApp, bot_user: str) -> None:
         """Register the listeners. ``bot_user``: Almanac's own member id (from ``auth.test``)."""
         self.bot_user = bot_user
-        app.command(self.command)(self._on_command)
-        app.event("app_mention")(self._on_mention)
+        # bolt tries listeners in this order for every request: the most frequent first.
         app.event("message")(self._on_message)
+        app.event("app_mention")(self._on_mention)
+        app.command(self.command)(self._on_command)
         app.action(ACTION_PATTERN)(self.presses.on_action)
         app.view(REVISE_CALLBACK)(self.presses.on_revise)
         app.error(self._on_error)
@@ -118,7 +119,7 @@ class SlackAdapter:
         pending = await self.store.pending()
         for item in pending:
             log.info("slack.recovered", intake=item.id, kind=item.spec.get("kind"))
-            self._submit(item.queue, item.id, item.spec)
+            self.requests.submit(item.queue, item.id, item.spec)
         return len(pending)
 
     async def drain(self, timeout: float | None = None) -> None:
@@ -208,55 +209,10 @@ class SlackAdapter:
         if intake is None:
             log.info("slack.duplicate", keys=keys)
             return None
-        self._loop.call_soon_threadsafe(self._submit, queue, intake, spec)
+        self._loop.call_soon_threadsafe(self.requests.submit, queue, intake, spec)
         return intake
 
-    # ------------------------------------------------------------------ jobs
-
-    def _submit(self, queue: str, intake: int, spec: Body) -> None:
-        async def job() -> None:
-            try:
-                await self._run(spec)
-            except asyncio.CancelledError:
-                raise  # shutdown: stays pending, runs again at the next start
-            except Exception:
-                await self.store.done(intake)  # the engine kept the failure for /retry
-                raise
-            await self.store.done(intake)
-
-        self.queues.submit(queue, job, spec)
-
-    async def _run(self, spec: Body) -> None:
-        place = Place.from_json(spec["place"])
-        at = datetime.fromtimestamp(float(spec["at"]), timezone.utc)
-        if spec["kind"] == "post":
-            post = Message(conversation=place.conversation, user=place.user_key, at=at, text=spec["text"],
-                           message_id=spec["ts"])
-            await self.turns.run(place, post, source_ts=spec["ts"])
-            return
-        name, arg = str(spec["name"]), str(spec["arg"])
-        if name in MESSAGE_COMMANDS:
-            await self._slash_message(place, arg, at, f"cmd:{spec['id']}")
-            return
-        conversation = place.conversation
-        if not place.dm:  # a control applies to the member's latest conversation here
-            conversation = await self.store.latest(place.team, place.channel, place.user) or conversation
-        target = Place.of_conversation(conversation, place.user, place.response_url) or place
-        turn = command_turn(name, arg, conversation=conversation, user=place.user_key, at=at)
-        assert turn is not None
-        await self.turns.run(target, turn, private=True)
-
-    async def _slash_message(self, place: Place, text: str, at: datetime, message_id: str) -> None:
-        """``/almanac log …``: a new thread in the channel (or the DM itself), answered there."""
-        target, starter = place, None
-        if not place.dm:
-            starter = await self.outbox.start_thread(place, f"<@{place.user}>: {esc(shorten(text, 2_000))}")
-            if starter is not None:
-                target = place.in_thread(starter)
-                await self.store.own(place.team, place.channel, starter)
-            await self.store.set_latest(place.team, place.channel, place.user, target.conversation)
-        turn = Message(conversation=target.conversation, user=place.user_key, at=at, text=text, message_id=message_id)
-        await self.turns.run(target, turn, source_ts=starter)
+    # ------------------------------------------------------------------ jobs (an accepted request's: `Requests`)
 
     def submit_soon(self, key: str, job: Job, context: object) -> None:
         """Queue a job from a listener: on the turns' loop, in the order listeners call this."""

@@ -136,6 +136,11 @@ def build_app(
         # Listeners only record and queue; the response waits for that, so Slack's ack
         # always follows the durable write (and never the model).
         process_before_response=True,
+        # Built-in middlewares for features Almanac does not use (assistant threads, workflow
+        # functions): each costs every request some work on the intake thread.
+        attaching_conversation_kwargs_enabled=False,
+        attaching_function_token_enabled=False,
+        ignoring_self_assistant_message_events_enabled=False,
     )
     adapter.install(app, bot_user)
     return app

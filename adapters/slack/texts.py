@@ -20,7 +20,7 @@ When I am not sure, I ask: press a choice or reply in the thread. Plans change n
 `{command} undo` — undo the last approved change
 `{command} history` — what was planned, decided and changed
 `{command} timezone <Area/City>` — your time zone, so "yesterday" means yours
-`{command} export` — your entries as a CSV file, sent to you privately
+`{command} export` — your entries as a CSV file, sent to you privately (`json`, `strong`: Strong's CSV)
 `{command} forget` — delete all your entries (asks first)"""
 
 

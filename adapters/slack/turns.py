@@ -27,7 +27,7 @@ from adapters.slack.render import SlackMessage, decided, plain, render
 from adapters.slack.send import Outbox
 from adapters.slack.store import Prompt, SlackStore
 from adapters.common import closing_label, open_prompt
-from engine import ApprovalRequest, Ask, Document, Handler, Outcome, Turn
+from engine import ApprovalRequest, Ask, Document, Handler, Notice, Outcome, Turn
 
 log = structlog.get_logger("adapters.slack")
 WORKING, DONE = "eyes", "white_check_mark"
@@ -63,6 +63,8 @@ class Turns:
         async with self._signs(place, source_ts):
             outcomes = await self.engine.handle(turn)
         await self.close_answered(place, turn, outcomes)
+        if any(isinstance(o, Notice) and o.code == "forgotten" for o in outcomes):
+            await self.store.forget_member(place.user_key)  # open prompts elsewhere, e.g. in other threads
         await self.deliver(place, outcomes, private)
         log.info(
             "slack.turn",
@@ -89,7 +91,8 @@ class Turns:
                 if prompt and ts is not None:
                     assert isinstance(outcome, (Ask, ApprovalRequest))
                     await self.store.set_prompt(
-                        place.conversation, Prompt(place.channel, ts, outcome.interrupt_id, message.blocks)
+                        place.conversation,
+                        Prompt(place.channel, ts, outcome.interrupt_id, message.blocks, place.user_key),
                     )
 
     async def pending(self, place: Place) -> Ask | ApprovalRequest | None:
@@ -118,22 +121,20 @@ class Turns:
         if source_ts is None:
             yield
             return
-        shown = asyncio.Event()
+        eyes: list[asyncio.Task[None]] = []
 
-        async def eyes() -> None:
-            await asyncio.sleep(self._eyes_after)
+        def show() -> None:
             if self.outbox.budget.take():
-                shown.set()
-                await self.outbox.react(place.channel, source_ts, WORKING)
+                eyes.append(asyncio.create_task(self.outbox.react(place.channel, source_ts, WORKING)))
 
-        task = asyncio.create_task(eyes())
+        # A timer, not a task per turn: most turns end before it fires, or find the budget spent.
+        timer = asyncio.get_running_loop().call_later(self._eyes_after, show)
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-            if shown.is_set():
+            timer.cancel()
+            if eyes:
+                await eyes[0]  # 👀 is on before it comes off
                 await self.outbox.react(place.channel, source_ts, WORKING, add=False)
                 await self.outbox.react(place.channel, source_ts, DONE)
 

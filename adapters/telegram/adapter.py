@@ -34,7 +34,6 @@ import structlog
 from telegram import Bot, BotCommand, InlineKeyboardMarkup, Update
 from telegram.ext import (
     Application,
-    ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
@@ -52,7 +51,6 @@ from adapters.common import (
     DeliveryStore,
     Intake,
     MemoryDeliveries,
-    Recent,
     command_name,
     command_turn,
 )
@@ -60,6 +58,7 @@ from adapters.telegram import texts
 from adapters.telegram.chat import Chat, addressed, answers_revise_prompt
 from adapters.telegram.edits import edited_message_handler
 from adapters.telegram.errors import on_error
+from adapters.telegram.gate import Gate
 from adapters.telegram.intake import SOURCE, delivery_of
 from adapters.telegram.jobs import Job, Jobs
 from adapters.telegram.keyboards import Press, forget_keyboard
@@ -103,9 +102,9 @@ class TelegramAdapter:
         signs_per_second: float = 10.0,
         forget_ttl: float = 600.0,
     ) -> None:
-        self._allowed = {u.strip().removeprefix("tg:") for u in allowed_users if u.strip()}
         self.intake = Intake(engine if isinstance(engine, DeliveryStore) else MemoryDeliveries(), SOURCE)
         """Recorded before confirmed; admitted once; done when handled (``intake.py``)."""
+        self._gate = Gate(allowed_users, self.intake, self._say, self._detach)
         self._jobs = Jobs(self.intake, self._job_failed)
         self._turns = Turns(
             engine,
@@ -117,15 +116,13 @@ class TelegramAdapter:
             on_status=self._jobs.status_shown,
         )
         self._presses = Presses(self._turns, forget_ttl)
-        self._refused = Recent()  # user ids that got their one refusal
-        self._strangers = Recent()  # update ids of people not allowed (not recorded anywhere)
         self._app: App | None = None
 
     def install(self, app: App) -> None:
         """Register the handlers and the one error handler on an application."""
         self._app = app
         only_new = filters.UpdateType.MESSAGE  # an edit of an old message is not a new turn
-        app.add_handler(TypeHandler(Update, self._gate), group=-1)
+        app.add_handler(TypeHandler(Update, self._gate), group=-1)  # who may, and each update once
         app.add_handler(CommandHandler(list(_COMMANDS), self._on_command, filters=only_new))
         app.add_handler(MessageHandler(filters.COMMAND & only_new, self._on_unknown_command))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND & only_new, self._on_text))
@@ -149,32 +146,7 @@ class TelegramAdapter:
     async def record(self, updates: Sequence[Update]) -> None:
         """Record updates before Telegram hears they arrived — only those of people allowed:
         of anyone else nothing is stored (they get one refusal)."""
-        await self.intake.record([delivery_of(u) for u in updates if self._allows(u)])
-
-    def _allows(self, update: Update) -> bool:
-        user = update.effective_user
-        return user is not None and not user.is_bot and (not self._allowed or str(user.id) in self._allowed)
-
-    async def _gate(self, update: Update, context: Ctx) -> None:
-        if not self._allows(update):
-            if self._strangers.add(update.update_id):  # once, but kept nowhere
-                await self._refuse(update, context)
-            raise ApplicationHandlerStop
-        if not await self.intake.admit(delivery_of(update)):
-            log.info("telegram.duplicate_update", update_id=update.update_id)
-            raise ApplicationHandlerStop
-
-    async def _refuse(self, update: Update, context: Ctx) -> None:
-        user = update.effective_user
-        if user is None or user.is_bot:
-            return
-        log.info("telegram.refused", user_id=user.id)
-        message = update.message
-        if update.callback_query is not None:
-            self._detach(answer_query(update.callback_query, texts.REFUSAL, alert=True), update)
-        elif message is not None and (addressed(message, context.bot) or (message.text or "").startswith("/")):
-            if self._refused.add(user.id):  # one refusal; after that, silence
-                self._say(context.bot, Chat.of(message, user), esc(texts.REFUSAL), update)
+        await self.intake.record([delivery_of(u) for u in updates if self._gate.allows(u)])
 
     async def _dispatched(self, update: Update, context: Ctx) -> None:
         """Every handler has queued its jobs: the update is done once they are."""

@@ -206,6 +206,17 @@ class Database:
             finally:
                 await self.conn.execute("PRAGMA synchronous=NORMAL")
 
+    async def purge_deleted_text(self) -> None:
+        """Take deleted entries' words out of the full-text index, not only out of reach (``/forget``).
+
+        FTS5 records a deletion in a new index segment and keeps the older
+        segment, words and all, until segments merge; ``optimize`` merges them
+        now (its cost grows with the index, and forget is rare).
+        """
+        async with self.lock:
+            await self.conn.execute("INSERT INTO entries_fts (entries_fts) VALUES ('optimize')")
+            await self.conn.commit()
+
     async def close(self) -> None:
         await self.conn.close()
 

@@ -5,6 +5,11 @@ Slack's side of Socket Mode: after ``apps.connections.open`` (served by
 app connects here; the server pushes ``hello``, then envelopes
 (``events_api``, ``slash_commands``, ``interactive``), and the app answers
 each with ``{"envelope_id": …, "payload": …}`` — its ack.
+
+Slack also ends connections (a refresh, a deploy on its side): `drop` closes
+the current one, the app asks ``apps.connections.open`` for a new URL and
+connects again, and `send` then goes over the new connection — which is how
+Slack redelivers an envelope whose ack it did not get.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ class FakeSocketMode:
         self._runner: web.AppRunner | None = None
         self._port = 0
         self._acked = asyncio.Condition()
+        self.connections = 0
+        """How many times the app connected (a reconnect makes it 2)."""
+        self._sent_on: dict[str, web.WebSocketResponse] = {}
 
     async def start(self) -> FakeSocketMode:
         """Listen on an ephemeral loopback port."""
@@ -52,17 +60,32 @@ class FakeSocketMode:
         """The ``wss`` URL ``apps.connections.open`` returns (plain ws on loopback)."""
         return f"ws://127.0.0.1:{self._port}/link"
 
-    async def send(self, kind: str, payload: dict[str, Any], retry_attempt: int = 0) -> str:
-        """Push one envelope; its id."""
+    async def send(self, kind: str, payload: dict[str, Any], retry_attempt: int = 0, drop_after: bool = False) -> str:
+        """Push one envelope over the current connection (waiting for one); its id.
+
+        Args:
+            retry_attempt: Slack's count of earlier deliveries of this payload (0: the first).
+            drop_after: end the connection right after sending, so that the app's ack has no way back.
+        """
         await self.connected.wait()
         assert self._ws is not None
         envelope_id = f"env-{next(self._ids)}"
+        self._sent_on[envelope_id] = self._ws
         await self._ws.send_str(json.dumps({
             "envelope_id": envelope_id, "type": kind, "payload": payload,
             "accepts_response_payload": kind != "events_api", "retry_attempt": retry_attempt,
             "retry_reason": "timeout" if retry_attempt else "",
         }))
+        if drop_after:
+            await self.drop()
         return envelope_id
+
+    async def drop(self) -> None:
+        """End the current connection from Slack's side: an ack of an envelope sent over it is lost."""
+        ws, self._ws = self._ws, None
+        self.connected.clear()
+        if ws is not None:
+            await ws.close()
 
     async def ack_of(self, envelope_id: str) -> dict[str, Any]:
         """Wait for the app's answer to an envelope."""
@@ -74,11 +97,14 @@ class FakeSocketMode:
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
         self._ws = ws
+        self.connections += 1
         await ws.send_str(json.dumps({"type": "hello", "num_connections": 1}))
         self.connected.set()
         async for msg in ws:
             if msg.type == WSMsgType.TEXT:
                 data = json.loads(msg.data)
+                if self._sent_on.get(str(data.get("envelope_id"))) is not ws or ws is not self._ws:
+                    continue  # the envelope's connection has ended: its ack never reaches Slack
                 async with self._acked:
                     self.acks[str(data.get("envelope_id"))] = data
                     self._acked.notify_all()

@@ -70,7 +70,7 @@ def test_kill_while_a_clarification_answer_runs(bot: BotProcess, fake: FakeOllam
         if parses["n"] == 2:  # the answer is being parsed: long enough for a status line, then pull the plug
             # (once the bot has noted the line: in the moment between Telegram taking it and the
             # note, a kill would leave it — the one window this cannot close)
-            assert wait_until(lambda: rows(tmp_path / "data" / "almanac.db", NOTED) != [(0,)], 10)
+            assert wait_until(lambda: rows(tmp_path / "data" / "almanac.db", NOTED) != [(0,)], 30)
             bot.kill()
         return scripts.strength("squat", 100, 5, 5)
 
