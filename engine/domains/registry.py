@@ -74,6 +74,7 @@ class DomainRegistry:
 
     def __init__(self, domains: Iterable[Domain]) -> None:
         self._domains = {d.name: d for d in domains}
+        self._vocabularies: dict[tuple[str, ...], Vocabulary] = {}
 
     @classmethod
     def load(cls, *dirs: Path | None) -> DomainRegistry:
@@ -99,6 +100,19 @@ class DomainRegistry:
 
     def get(self, name: str) -> Domain | None:
         return self._domains.get(name)
+
+    def vocabulary(self, names: Sequence[str] | None = None) -> Vocabulary:
+        """The named domains' vocabularies merged (all when None), built once per combination.
+
+        Building one compiles its spellings (tens of ms); questions reuse it on the event loop.
+        """
+        key = tuple(n for n in (names if names else self.names) if n in self._domains)
+        found = self._vocabularies.get(key)
+        if found is None:
+            found = Vocabulary.merge(*(Vocabulary(self._domains[n].vocabulary) for n in key)) if key else Vocabulary({})
+            if len(self._vocabularies) < 256:  # one per combination asked for; bounded all the same
+                self._vocabularies[key] = found
+        return found
 
     def describe(self) -> str:
         """One line per domain, for the Router."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.domains.registry import DomainRegistry
-from engine.language.vocab import Vocabulary
 
 
 def query_keywords(registry: DomainRegistry, query: str, domains: Sequence[str] | None = None) -> list[str]:
@@ -26,8 +25,4 @@ def query_keywords(registry: DomainRegistry, query: str, domains: Sequence[str] 
     Returns:
         Canonical terms, each once, in order of appearance.
     """
-    names = list(domains) if domains else registry.names
-    vocabularies = [Vocabulary(d.vocabulary) for n in names if (d := registry.get(n)) is not None]
-    if not vocabularies:
-        return []
-    return Vocabulary.merge(*vocabularies).terms(query)
+    return registry.vocabulary(list(domains) if domains else None).terms(query)

@@ -90,12 +90,10 @@ def value_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _with_refs(text: str, table: RefTable, source_ref: str, chunk_id: str) -> str:
-    # Braces in an article must not read as references.
-    text = REF.sub(lambda m: f"({m.group(1)}{m.group(2)})", text)
+def _with_refs(text: str, spans: list[tuple[int, int]], table: RefTable, source_ref: str, chunk_id: str) -> str:
     out: list[str] = []
     last = 0
-    for start, end in value_spans(text):
+    for start, end in spans:
         ref = table.add("article", text[start:end], label=f"from {source_ref}", key=chunk_id)
         out.append(text[last:start] + "{" + ref.id + "}")
         last = end
@@ -109,9 +107,12 @@ def offer(table: RefTable, chunks: Sequence[Chunk], max_chars: int = MAX_CHARS) 
     spent = 0
     for chunk in chunks:
         text = _trim(chunk.text, MAX_CHUNK_CHARS)
-        values = len(value_spans(text))
-        if notes and (spent + len(text) > max_chars or len(table.of("article")) + values > MAX_VALUES):
+        if notes and spent + len(text) > max_chars:
             continue  # a shorter one further down may still fit
+        text = REF.sub(lambda m: f"({m.group(1)}{m.group(2)})", text)  # braces in an article are no references
+        spans = value_spans(text)
+        if notes and len(table.of("article")) + len(spans) > MAX_VALUES:
+            continue
         if chunk.article_title not in by_title:
             by_title[chunk.article_title] = table.add(
                 "source", chunk.article_title, label="article", key=chunk.chunk_id, url=chunk.source
@@ -120,7 +121,8 @@ def offer(table: RefTable, chunks: Sequence[Chunk], max_chars: int = MAX_CHARS) 
         notes.append(
             ArticleNote(
                 ref=ref, chunk_id=chunk.chunk_id, title=chunk.article_title, heading=chunk.heading,
-                source=chunk.source, text=text, shown=_with_refs(text, table, ref, chunk.chunk_id), depth=chunk.depth,
+                source=chunk.source, text=text, shown=_with_refs(text, spans, table, ref, chunk.chunk_id),
+                depth=chunk.depth,
             )
         )
         spent += len(text)
