@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings, fail, load_settings
+from bot.progress import Progress
 
 if TYPE_CHECKING:
     from engine.importers import StoreReport
@@ -90,35 +90,6 @@ def _quiet_logs(settings: Settings) -> None:
 
     # Log lines go to stderr so they never mix with an export on stdout.
     configure_logging(settings.log_format, "WARNING", settings.secrets(), stream=sys.stderr)
-
-
-class Progress:
-    """``\\rimporting 120/480 rows`` on a terminal; nothing otherwise."""
-
-    def __init__(self, stream: TextIO, enabled: bool | None = None, unit: str = "rows") -> None:
-        self._stream = stream
-        self._unit = unit
-        self._enabled = stream.isatty() if enabled is None else enabled
-        self._last = 0.0
-        self._width = 0
-
-    def show(self, label: str, done: int, total: int) -> None:
-        if not self._enabled:
-            return
-        now = time.monotonic()
-        if done < total and now - self._last < 0.1:
-            return
-        self._last = now
-        text = f"\r{label} {done}/{total} {self._unit}"
-        self._width = max(self._width, len(text))
-        self._stream.write(text.ljust(self._width))
-        self._stream.flush()
-
-    def clear(self) -> None:
-        if self._enabled and self._width:
-            self._stream.write("\r" + " " * self._width + "\r")
-            self._stream.flush()
-            self._width = 0
 
 
 def _plural(n: int, word: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from bot.config import Settings, fail
-from bot.data_cli import Progress
+from bot.progress import Progress
 
 if TYPE_CHECKING:
     from engine.domains.registry import ActiveDomainContext

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.data_cli import Progress
+from bot.progress import Progress
 from engine.agents.schemas import ParserOutput
 from engine.domains.registry import DomainRegistry
 from engine.entries.export import CSV_COLUMNS, all_entries, to_csv, to_json
