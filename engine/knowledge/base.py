@@ -24,11 +24,12 @@ from engine.knowledge.embedding import (
 )
 from engine.knowledge.expander import ContextExpander
 from engine.knowledge.fusion import RRF_K, reciprocal_rank_fusion
+from engine.knowledge import lock
 from engine.knowledge.ingest import Ingestor, Progress
 from engine.knowledge.lexical import LexicalIndex
 from engine.knowledge.links import article_key
 from engine.knowledge.model import Chunk, ExpansionResult, IngestReport
-from engine.knowledge.store import ChromaStore, chunk_from
+from engine.knowledge.store import ChromaStore
 
 log = structlog.get_logger("engine.knowledge")
 
@@ -74,7 +75,15 @@ class KnowledgeBase:
             KnowledgeStoreError: Chroma cannot be opened or reached.
         """
         embedder = embedder or make_embedder(config)
-        store, empty = ChromaStore.open(config, embedder)
+        embedded = config.chroma_host is None
+        if embedded:
+            lock.acquire(config.chroma_dir)  # another process on it: KnowledgeStoreError, saying so
+        try:
+            store, empty = ChromaStore.open(config, embedder)
+        except BaseException:
+            if embedded:
+                lock.release(config.chroma_dir)
+            raise
         lexical = LexicalIndex(config.lexical_db)
         if empty:
             # New collection, or the model changed: whatever the BM25 side and
@@ -82,7 +91,7 @@ class KnowledgeBase:
             lexical.reset()
         elif lexical.count() != store.count():
             # A Chroma server filled by another replica, or a crash between the two writes.
-            _rebuild_lexical(store, lexical)
+            store.copy_into(lexical)
         return cls(config, embedder, store, lexical)
 
     @classmethod
@@ -93,6 +102,8 @@ class KnowledgeBase:
     def close(self) -> None:
         self._pool.shutdown(wait=True)
         self._lexical.close()
+        if self.config.chroma_host is None:
+            lock.release(self.config.chroma_dir)
 
     @property
     def model_id(self) -> str:
@@ -287,14 +298,3 @@ class KnowledgeBase:
         """:meth:`ensure_builtin_ingested` in a worker thread (for start-up)."""
         return await asyncio.to_thread(self.ensure_builtin_ingested)
 
-
-def _rebuild_lexical(store: ChromaStore, lexical: LexicalIndex) -> None:
-    # The vectors are there, so the manifest stays true; only the table is refilled.
-    lexical.reset(keep_manifest=True)
-    for ids, texts, metas in store.pages():
-        lexical.put(
-            (chunk_from(cid, text, meta or {}), str((meta or {}).get("article_key", "")),
-             str((meta or {}).get("file_key", "")))
-            for cid, text, meta in zip(ids, texts, metas, strict=True)
-        )
-    log.info("knowledge.bm25_rebuilt", chunks=lexical.count())

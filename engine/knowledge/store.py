@@ -29,6 +29,7 @@ from chromadb.config import Settings as ChromaSettings
 
 from engine.knowledge.config import KnowledgeConfig
 from engine.knowledge.embedding import Embedder, Vectors
+from engine.knowledge.lexical import LexicalIndex
 from engine.knowledge.model import Chunk
 
 log = structlog.get_logger("engine.knowledge")
@@ -234,6 +235,18 @@ class ChromaStore:
         if vectors is None:
             return {}
         return {cid: np.asarray(vec, dtype=np.float32) for cid, vec in zip(got["ids"], vectors, strict=True)}
+
+    def copy_into(self, lexical: LexicalIndex) -> None:
+        """Refill the BM25 table from the collection (lost, or filled by another replica)."""
+        # The vectors are there, so the manifest stays true; only the table is refilled.
+        lexical.reset(keep_manifest=True)
+        for ids, texts, metas in self.pages():
+            lexical.put(
+                (chunk_from(cid, text, meta or {}), str((meta or {}).get("article_key", "")),
+                 str((meta or {}).get("file_key", "")))
+                for cid, text, meta in zip(ids, texts, metas, strict=True)
+            )
+        log.info("knowledge.bm25_rebuilt", chunks=lexical.count())
 
     def pages(self, size: int = 1000) -> Iterator[tuple[list[str], list[str], list[Any]]]:
         """Every chunk's id, text and metadata, a page at a time (to rebuild the BM25 index)."""
