@@ -49,6 +49,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.logs import configure_logging
 from engine.domains.registry import DomainRegistry
 from engine.knowledge import embedding
 from engine.knowledge.base import KnowledgeBase
@@ -204,6 +205,7 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, default=None,
                         help="build each size under DIR/<size> once and reuse it on later runs")
     args = parser.parse_args()
+    configure_logging("console", "WARNING", stream=sys.stderr)  # a line per search would bury the figures
 
     real = builtin_chunks()
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}, model: {builtin_embedder().model_id}")
