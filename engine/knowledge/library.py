@@ -47,9 +47,8 @@ class Library:
         """Open the knowledge base of ``config`` (none when None, or when it cannot be opened: logged)."""
         if config is None:
             return cls(None, registry)
-        from engine.knowledge.base import (
-            KnowledgeBase,  # Chroma loads only when a knowledge base is wanted
-        )
+        # Chroma loads only when a knowledge base is wanted.
+        from engine.knowledge.base import KnowledgeBase
         from engine.knowledge.store import KnowledgeStoreError
 
         try:
@@ -123,11 +122,10 @@ class Library:
         from engine.knowledge.embedding import EmbeddingError
         from engine.knowledge.store import KnowledgeStoreError
 
-        keywords = list(dict.fromkeys(query_keywords(self._registry, f"{query}\n{also}", domains)))
+        keywords = query_keywords(self._registry, f"{query}\n{also}", domains)
         try:
             result = await self._kb.aretrieve(query, list(domains) or None, top_k, keywords=keywords, topics=keywords)
         except (EmbeddingError, KnowledgeStoreError, sqlite3.Error, OSError) as exc:
             log.warning("knowledge.search_failed", error=str(exc))
             return []
         return list(result.chunks)
-

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from engine.knowledge.model import Chunk
 from engine.outcomes import Citation
 from engine.query.number_reading import numerals
-from engine.query.references import REF, RefTable, used
+from engine.query.references import REF, Ref, RefTable, used
 
 MAX_CHARS = 3500
 """Article text in one prompt, all chunks together (about 900 tokens of English)."""
@@ -32,6 +32,9 @@ MAX_CHUNK_CHARS = 800
 MAX_VALUES = 30
 """Article values in one table; chunks past it are left out."""
 MAX_CITED = 4
+
+FROM = "from "
+"""An article value's label: ``from K1`` (the prompt line reads ``A3: from K1 = 4 to 6 weeks``)."""
 
 _JOINER = re.compile(r"\s*(?:–|—|-|to|or|/|x|×|~)\s*", re.IGNORECASE)
 _UNIT = re.compile(
@@ -94,7 +97,7 @@ def _with_refs(text: str, spans: list[tuple[int, int]], table: RefTable, source_
     out: list[str] = []
     last = 0
     for start, end in spans:
-        ref = table.add("article", text[start:end], label=f"from {source_ref}", key=chunk_id)
+        ref = table.add("article", text[start:end], label=FROM + source_ref, key=chunk_id)
         out.append(text[last:start] + "{" + ref.id + "}")
         last = end
     return "".join(out) + text[last:]
@@ -145,6 +148,20 @@ def found_note(notes: Sequence[ArticleNote]) -> list[str]:
     return [f"Knowledge-base articles found: {'; '.join(titles)}"] if titles else []
 
 
+def source_of(table: RefTable, ref: Ref) -> Ref | None:
+    """The article (``K``) a reference names, or takes its value from (``A``); None for any other."""
+    if ref.kind == "source":
+        return ref
+    if ref.kind == "article":
+        return table.get(ref.label.removeprefix(FROM))
+    return None
+
+
+def values_of(table: RefTable, source: Ref) -> list[Ref]:
+    """The values offered from the article ``source``."""
+    return [r for r in table.of("article") if r.label == FROM + source.id]
+
+
 def _citation(note: ArticleNote, now: datetime) -> Citation:
     return Citation(title=note.title, ref=f"article:{note.chunk_id}", url=note.source, retrieved_at=now)
 
@@ -155,13 +172,8 @@ def cited(
     """The articles an answer rests on: those it names ({K1}, or in its ``sources``) or takes a value from."""
     wanted: set[str] = set()
     for ref_id in [*used(text), *(s.strip().strip("{}[]").upper() for s in named)]:
-        ref = table.get(ref_id)
-        if ref is None:
-            continue
-        if ref.kind == "source":
-            wanted.add(ref.id)
-        elif ref.kind == "article":
-            wanted |= {n.ref for n in notes if n.chunk_id == ref.key}
+        if (ref := table.get(ref_id)) is not None and (source := source_of(table, ref)) is not None:
+            wanted.add(source.id)
     out: dict[str, Citation] = {}
     for note in notes:
         if note.ref in wanted and note.title not in out:

@@ -19,6 +19,7 @@ entries, a question about the person's own data, a reply that states it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.language.families import GENERIC
@@ -69,5 +70,10 @@ def states_data(reply: str, ctx: ActiveDomainContext) -> bool:
 
 def domains_for(shape: QuestionShape, registry: DomainRegistry) -> list[str]:
     """The domains whose vocabulary holds the terms a message names."""
-    terms = set(shape.terms)
-    return [name for name in registry.names if (d := registry.get(name)) is not None and terms & set(d.vocabulary)]
+    return domains_holding(shape.terms, registry)
+
+
+def domains_holding(terms: Iterable[str], registry: DomainRegistry) -> list[str]:
+    """The domains whose vocabulary holds any of ``terms`` (canonical terms)."""
+    wanted = set(terms)
+    return [name for name in registry.names if (d := registry.get(name)) is not None and wanted & set(d.vocabulary)]

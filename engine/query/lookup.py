@@ -14,7 +14,7 @@ from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.knowledge.library import Library
 from engine.knowledge.model import Chunk
 from engine.knowledge.terms import query_keywords
-from engine.query.asking import asks_for_knowledge
+from engine.query.asking import asks_for_knowledge, domains_holding
 
 ALWAYS_SEARCHED = "general_fitness"
 
@@ -31,8 +31,7 @@ def answers_from_articles(library: Library | None, registry: DomainRegistry, tex
 
 def domains_named(registry: DomainRegistry, text: str) -> list[str]:
     """The domains whose vocabulary holds a term of ``text`` (``디로드`` -> strength)."""
-    found = set(query_keywords(registry, text))
-    return [n for n in registry.names if (d := registry.get(n)) is not None and found & set(d.vocabulary)]
+    return domains_holding(query_keywords(registry, text), registry)
 
 
 async def articles_for(

@@ -35,6 +35,7 @@ from engine.entries.model import Entry
 from engine.facts import Fact
 from engine.outcomes import Citation
 from engine.agents.task_schemas import ProposedAssumption
+from engine.query.articles import source_of, values_of
 from engine.query.references import REF, Ref, RefTable
 from engine.query.render import render_text
 from engine.tasks.model import Evidence, EvidenceStatus
@@ -236,13 +237,11 @@ def _judge(
 def _from_article(
     quantities: list[tuple[float, float, str]], ref: Ref, table: RefTable, now: datetime
 ) -> tuple[EvidenceStatus, list[Citation], str]:
-    article = ref if ref.kind == "source" else next(
-        (r for r in table.of("source") if f"from {r.id}" == ref.label), None
-    )
+    article = source_of(table, ref)
     if article is None:
         return "unresolved", [], texts.NOT_IN_LOG
     cite = Citation(title=article.text, ref=f"article:{article.key}", url=article.url, retrieved_at=now)
-    stated = {q for value in table.of("article") if value.label == f"from {article.id}" for q, _, _ in _quantities(value.text)}
+    stated = {q for value in values_of(table, article) for q, _, _ in _quantities(value.text)}
     if all(q in stated for q, _, _ in quantities):
         return "validated", [cite], ""
     return "unresolved", [cite], texts.NOT_IN_ARTICLE
