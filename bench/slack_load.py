@@ -8,10 +8,11 @@ Run it from the repository root (a script, not a pytest test)::
 
 What runs
 ---------
-The bot side is real: `adapters.slack.app.running` (token check, ``slack.db``,
-the bolt ``AsyncApp`` with the adapter's listeners) and its aiohttp server in
-HTTP mode, in this process, with an engine behind it. Slack's side runs in a
-child process, as Slack and Ollama are other machines: the fake Web API
+The bot side is real: `adapters.slack.app.running` starts the gateway process
+(token check, ``slack.db``, the bolt ``AsyncApp`` with its listeners, the
+aiohttp server in HTTP mode, every Web API call) and runs the adapter's queues
+and the engine in this process. Slack's side runs in another child process,
+as Slack and Ollama are other machines: the fake Web API
 (``tests.fakes.slack_api.FakeSlack``), the fake model (every call answered
 after ``--model-ms``) and the sender, which posts signed events to the app.
 
@@ -42,9 +43,9 @@ Figures
 * lost, duplicated, out of order — replies per thread, from what the fake
   Web API recorded; target 0.
 * reply time — from posting a message to Almanac's reply (model included).
-* Web API calls during the run; CPU of both processes, and of the bot's
-  threads (main: engine and replies; ``slack-intake``: receiving and acks;
-  ``slack-store``: ``slack.db``).
+* Web API calls during the run; CPU of the bot's process (by thread: main
+  runs the engine and the adapter's queues), of the gateway, and of Slack's
+  side.
 
 Exits 1 when a target of the real engine is missed. Figures depend on the
 machine and its load (the load average is printed; run twice and compare).
@@ -211,10 +212,12 @@ async def through_slack(engine: Any, outside: Outside, data: Path, threads: int,
         before = len(await outside.ask("replies"))
         calls_before = await outside.ask("calls")
         cpu_bot, cpu_fakes, threads_before = time.process_time(), await outside.ask("cpu"), thread_cpu()
+        cpu_gateway = process_cpu(app.gateway.pid)
         sent = await outside.ask("load", f"http://127.0.0.1:{app.port}{EVENTS_PATH}", threads, messages, first,
                                  burst)
         await asyncio.wait_for(app.adapter.drain(), timeout)
         sent["cpu_bot"] = time.process_time() - cpu_bot
+        sent["cpu_gateway"] = process_cpu(app.gateway.pid) - cpu_gateway
         sent["threads"] = {k: v - threads_before.get(k, 0.0) for k, v in thread_cpu().items()}
         sent["cpu_fakes"] = await outside.ask("cpu") - cpu_fakes
         sent["replies"] = (await outside.ask("replies"))[before:]
@@ -236,6 +239,15 @@ def thread_cpu() -> dict[str, float]:
             continue
         cpu[name] += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
     return dict(cpu)
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of another process (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -270,7 +282,7 @@ def report(label: str, alone_run: tuple[float, float, dict[str, float]], run: di
     if alone_threads:
         print("    by thread: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(alone_threads.items()) if v >= 0.05))
     print(f"  through Slack            {wall:6.2f} s  {turns / wall:6.1f} turns/s   "
-          f"CPU: bot {run['cpu_bot']:5.1f} s, Slack side {run['cpu_fakes']:4.1f} s")
+          f"CPU: bot {run['cpu_bot']:5.1f} s + gateway {run['cpu_gateway']:4.1f} s, Slack side {run['cpu_fakes']:4.1f} s")
     verdict = lambda ok: ("ok" if ok else "MISSED") if target else "shown, not judged"  # noqa: E731
     if run.get("threads"):
         print("    by thread: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(run["threads"].items()) if v >= 0.05))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from adapters import slack
 from bot.config import Settings, fail
@@ -38,6 +39,8 @@ async def serve(settings: Settings, stopped: asyncio.Event) -> None:
             command=settings.slack_command,
             allowed_teams=settings.slack_allowed_teams,
             allowed_users=settings.allowed_users,
+            log_format=settings.log_format,
+            log_level=settings.log_level,
         )
 
 
@@ -48,4 +51,10 @@ def main(settings: Settings) -> None:
     if settings.slack_mode == "socket" and settings.slack_app_token is None:
         fail("SLACK_APP_TOKEN is not set; create an app-level token (xapp-…) with connections:write, "
              "or use SLACK_MODE=http with SLACK_SIGNING_SECRET")
-    run(settings, "slack", lambda: until_stopped(lambda stopped: serve(settings, stopped)))
+    try:
+        run(settings, "slack", lambda: until_stopped(lambda stopped: serve(settings, stopped)))
+    except slack.GatewayExited as exc:
+        # Not a set-up problem (exit 2): a supervisor should start Almanac again, and the
+        # requests the gateway acknowledged run then.
+        print(f"almanac: {exc}; start Almanac again (acknowledged requests are kept and will run)", file=sys.stderr)
+        raise SystemExit(1) from None

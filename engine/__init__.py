@@ -10,10 +10,11 @@ and, to keep what a platform delivered until it is handled (``Delivery``):
 Everything else under ``engine/`` is internal and may move.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from engine.boundary import Handler, Progress
 from engine.config import EngineConfig, LLMConfig
 from engine.domains.registry import DomainFileError
-from engine.engine import Engine, outcomes_json
 from engine.knowledge.config import KnowledgeConfig
 from engine.outcomes import (
     Answer,
@@ -31,6 +32,19 @@ from engine.outcomes import (
 from engine.store.db import DataDirError, check_writable
 from engine.store.inbox import Delivery
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, ControlAction, Message, Resume, Turn
+
+if TYPE_CHECKING:
+    from engine.engine import Engine, outcomes_json
+
+
+def __getattr__(name: str) -> Any:
+    # The engine itself (LangGraph and the model clients, about a second to import) loads when first
+    # used, so a process that only needs the turn and outcome types (the Slack gateway) starts quickly.
+    if name in ("Engine", "outcomes_json"):
+        from engine import engine as module
+
+        return getattr(module, name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")
 
 __all__ = [
     "Answer",

@@ -9,6 +9,7 @@ request, is what lets a recovered request run exactly like a fresh one.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -26,8 +27,11 @@ Spec = dict[str, Any]
 class Requests:
     """Queues accepted requests and runs each as a turn."""
 
-    def __init__(self, turns: Turns, store: SlackStore, outbox: Outbox, queues: ChatQueues) -> None:
+    def __init__(self, turns: Turns, store: SlackStore, outbox: Outbox, queues: ChatQueues,
+                 handled: Callable[[int], None] | None = None) -> None:
         self.turns, self.store, self.outbox, self.queues = turns, store, outbox, queues
+        self._handled = handled or store.done
+        """Deletes a handled intake row without waiting (`SlackStore.done`, here or in the gateway)."""
 
     def submit(self, queue: str, intake: int, spec: Spec) -> None:
         """Queue intake row ``intake`` behind its conversation's earlier jobs (on the turns' loop)."""
@@ -38,9 +42,9 @@ class Requests:
             except asyncio.CancelledError:
                 raise  # shutdown: stays pending, runs again at the next start
             except Exception:
-                self.store.done(intake)  # the engine kept the failure for /retry
+                self._handled(intake)  # the engine kept the failure for /retry
                 raise
-            self.store.done(intake)
+            self._handled(intake)
 
         self.queues.submit(queue, job, spec)
 

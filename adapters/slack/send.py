@@ -1,8 +1,9 @@
 """Web API calls that put things on screen: posts in threads, ephemeral notes, edits, private files.
 
-The client retries 429s and dropped connections itself (its retry handlers,
-see `adapters.slack.app.web_client`); what reaches here as a
-``SlackApiError`` is a real refusal. Where Almanac is not in the channel, a
+Calls go through `adapters.slack.api` (made in the gateway process, whose
+client retries 429s and dropped connections: see
+`adapters.slack.setup.web_client`); what reaches here as a ``SlackApiError``
+is a real refusal. Where Almanac is not in the channel, a
 slash command's ``response_url`` carries the answer instead.
 """
 
@@ -12,10 +13,9 @@ from typing import Any
 
 import structlog
 from slack_sdk.errors import SlackApiError
-from slack_sdk.web.async_client import AsyncWebClient
-from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from adapters.common.budget import Budget
+from adapters.slack.api import SlackApi
 from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage
 from engine import Document
@@ -30,12 +30,12 @@ class Outbox:
     """Sends what the person should see.
 
     Args:
-        client: the Web API client (its base URL and retry handlers already set).
+        api: the Web API (here, or through the gateway).
         budget: shared by optional calls (progress reactions); replies never wait for it.
     """
 
-    def __init__(self, client: AsyncWebClient, budget: Budget) -> None:
-        self.client = client
+    def __init__(self, api: SlackApi, budget: Budget) -> None:
+        self.api = api
         self.budget = budget
 
     async def post(self, place: Place, message: SlackMessage) -> str | None:
@@ -46,8 +46,9 @@ class Outbox:
         """
         if place.response_url is None or place.thread_ts is not None or place.dm:
             try:
-                sent = await self.client.chat_postMessage(
-                    channel=place.channel, thread_ts=place.thread_ts, text=message.text, blocks=message.blocks
+                sent = await self.api.call(
+                    "chat_postMessage", channel=place.channel, thread_ts=place.thread_ts, text=message.text,
+                    blocks=message.blocks,
                 )
                 return str(sent["ts"])
             except SlackApiError as exc:
@@ -59,7 +60,7 @@ class Outbox:
     async def start_thread(self, place: Place, text: str) -> str | None:
         """Post the top-level message a slash command's thread hangs from; None if Almanac is not in the channel."""
         try:
-            sent = await self.client.chat_postMessage(channel=place.channel, text=text)
+            sent = await self.api.call("chat_postMessage", channel=place.channel, text=text)
         except SlackApiError as exc:
             if exc.response.get("error") in NOT_MEMBER:
                 return None
@@ -72,8 +73,8 @@ class Outbox:
             await self.respond(place, message)
             return
         try:
-            await self.client.chat_postEphemeral(
-                channel=place.channel, user=place.user, thread_ts=place.thread_ts,
+            await self.api.call(
+                "chat_postEphemeral", channel=place.channel, user=place.user, thread_ts=place.thread_ts,
                 text=message.text, blocks=message.blocks,
             )
         except SlackApiError as exc:
@@ -84,24 +85,26 @@ class Outbox:
     async def respond(self, place: Place, message: SlackMessage, **extra: Any) -> None:
         """Answer through the response URL (ephemeral unless told otherwise)."""
         assert place.response_url is not None
-        webhook = AsyncWebhookClient(place.response_url, retry_handlers=self.client.retry_handlers)
-        await webhook.send(text=message.text, blocks=message.blocks, response_type="ephemeral", **extra)
+        await self.api.respond(
+            place.response_url, text=message.text, blocks=message.blocks, response_type="ephemeral", **extra
+        )
 
     async def update(self, channel: str, ts: str, text: str, blocks: list[dict[str, Any]]) -> None:
         """Replace a message's text and blocks (a question or plan after its decision)."""
-        await self.client.chat_update(channel=channel, ts=ts, text=text, blocks=blocks)
+        await self.api.call("chat_update", channel=channel, ts=ts, text=text, blocks=blocks)
 
     async def send_privately(self, place: Place, document: Document) -> None:
         """Upload a file to the member's direct messages with Almanac (never into a shared channel)."""
         channel = place.channel
         if not place.dm:
-            opened = await self.client.conversations_open(users=place.user)
+            opened = await self.api.call("conversations_open", users=place.user)
             channel = str(opened["channel"]["id"])
-        await self.client.files_upload_v2(
+        await self.api.call(
+            "files_upload_v2",
             channel=channel,
             filename=document.filename,
             title=document.filename,
-            content=document.content.encode("utf-8"),
+            content=document.content,  # text: it crosses the pipe as JSON (LocalApi encodes it)
             initial_comment=document.caption or None,
             thread_ts=place.thread_ts if place.dm else None,
         )
@@ -110,8 +113,8 @@ class Outbox:
         """Add or remove a reaction; a sign of work, so failures only get logged."""
         try:
             if add:
-                await self.client.reactions_add(channel=channel, timestamp=ts, name=name)
+                await self.api.call("reactions_add", channel=channel, timestamp=ts, name=name)
             else:
-                await self.client.reactions_remove(channel=channel, timestamp=ts, name=name)
+                await self.api.call("reactions_remove", channel=channel, timestamp=ts, name=name)
         except SlackApiError as exc:
             log.info("slack.reaction_failed", name=name, reason=exc.response.get("error"))

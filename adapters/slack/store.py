@@ -21,12 +21,18 @@ The engine's own stores are not touched: this is platform state only.
 Every write is one transaction on the store's own thread, committed in groups
 (`adapters.slack.sqlite_thread`).
 
-Each trip to the store's thread costs both threads a wake-up, and on two
-cores that competes with the engine for the interpreter. So a turn makes one
-trip, the durable `accept`: what is only ever added (owned threads) and the
-conversations that show buttons are also kept in memory, and a handled
-request's row is deleted without waiting (`done`). This holds because one
-process owns ``slack.db`` (one Slack process per app, as the README says).
+Two processes open the file (WAL; every write transaction is ``BEGIN
+IMMEDIATE``, so they take turns): the gateway writes what arrives (``seen``,
+``intake``, owned threads from mentions, ``claims``) and the engine's process
+what turns do (deleting handled rows, ``prompts``, ``latest``, threads it
+starts, released claims).
+
+Each trip to the store's thread costs a wake-up, so a turn makes one trip,
+the durable `accept`: owned threads (only ever added; a miss reads the table,
+where the other process may have added one) and, in the engine's process,
+the conversations that show buttons (only that process writes them) are also
+kept in memory, and a handled request's row is deleted without waiting
+(`done`).
 """
 
 from __future__ import annotations

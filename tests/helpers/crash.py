@@ -33,7 +33,8 @@ from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers import scripts
 
 ROOT = Path(__file__).resolve().parents[2]
-_SETTINGS_PREFIXES = ("TELEGRAM_", "SLACK_", "OLLAMA_", "ALLOWED_", "DATA_DIR", "DOMAINS_DIR", "LOG_", "CHROMA_", "KNOWLEDGE_", "EMBEDDING_")
+SETTINGS_PREFIXES = (  # the settings a child bot must not inherit from this shell
+    "TELEGRAM_", "SLACK_", "OLLAMA_", "ALLOWED_", "DATA_DIR", "DOMAINS_DIR", "LOG_", "CHROMA_", "KNOWLEDGE_", "EMBEDDING_")
 _WEIGHT = re.compile(r"bench press (\d+) kg")
 
 
@@ -41,7 +42,7 @@ class BotProcess:
     """``python -m bot telegram`` in a child process; stderr (the log) goes to a file."""
 
     def __init__(self, tg: FakeTelegram, fake: FakeOllama, data_dir: Path) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(_SETTINGS_PREFIXES)}
+        env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_PREFIXES)}
         env.update(
             TELEGRAM_BOT_TOKEN=tg.token,
             TELEGRAM_API_BASE_URL=tg.base_url,

@@ -1,0 +1,188 @@
+"""The Slack gateway: a process of its own that holds every connection to Slack.
+
+It receives (the bolt app in HTTP mode or Socket Mode), acknowledges,
+records and de-duplicates (`adapters.slack.listeners`), hands accepted work to
+the engine's process, and makes the Web API calls that process asks for
+(`adapters.slack.api`). The engine's process starts it (`adapters.slack.app`)
+and talks to it over its standard input and output (`adapters.slack.link`):
+
+- the engine's process calls ``start`` (the set-up and token checks),
+  ``listen`` (once it has queued what a crash left), ``api`` and ``respond``
+  (Web API calls and response URLs), ``settle`` (wait for notices sent from
+  here) and ``stop`` (stop receiving);
+- the gateway tells ``request`` and ``press``, in the order it accepted them;
+  the engine's process tells ``done`` when a request was handled (the
+  gateway deletes its intake row, so a turn costs that process no write).
+
+It needs no engine and reads no settings: everything comes in ``start``. It
+ends when its input closes (the engine's process stopped, or died): SIGINT
+and SIGTERM are left to the engine's process, which stops receiving first
+and lets the replies of queued turns go out through here before it closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import Callable
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import structlog
+from aiohttp import web
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.common import SetupError
+from adapters.slack.api import LocalApi, answer
+from adapters.slack.link import Link, Message
+from adapters.slack.listeners import Listeners
+from adapters.slack.send import Outbox
+from adapters.slack.setup import EVENTS_PATH, STORE_FILE, build_app, check_app_token, check_token, web_client
+from adapters.slack.store import SlackStore
+from adapters.common.budget import Budget
+
+log = structlog.get_logger("adapters.slack")
+Configure = Callable[[Message], None]
+"""Sets up logging from ``start``'s ``log`` fields (``format``, ``level``) and the secrets to mask."""
+
+
+class _LinkHandoff:
+    """Accepted work goes to the engine's process, as tells (in order)."""
+
+    def __init__(self, link: Link) -> None:
+        self._link = link
+
+    def request(self, queue: str, intake: int, spec: dict[str, Any]) -> None:
+        self._link.tell("request", queue=queue, intake=intake, spec=spec)
+
+    def press(self, spec: dict[str, Any]) -> None:
+        self._link.tell("press", spec=spec)
+
+
+class Gateway:
+    """The gateway's state between ``start`` and the end of its input."""
+
+    def __init__(self, configure: Configure) -> None:
+        self._configure = configure
+        self.stack = AsyncExitStack()
+        self.receiving = AsyncExitStack()
+        self.api: LocalApi | None = None
+        self.listeners: Listeners | None = None
+        self.link: Link | None = None
+        self.app: AsyncApp | None = None
+        self.bare: AsyncWebClient | None = None
+        self.http: Message | None = None
+        self.app_token = ""
+        self.store: SlackStore | None = None
+
+    async def on_call(self, op: str, message: Message) -> Message:
+        if op == "api" or op == "respond":
+            assert self.api is not None, "start first"
+            return await answer(self.api, op, message)
+        if op == "start":
+            try:
+                return await self.start(message["config"])
+            except SetupError as exc:
+                return {"setup_error": str(exc)}
+        if op == "listen":
+            try:
+                return await self.listen()
+            except SetupError as exc:
+                return {"setup_error": str(exc)}
+        if op == "settle":
+            if self.listeners is not None:
+                await self.listeners.settle()
+            return {}
+        if op == "stop":
+            await self.receiving.aclose()
+            if self.listeners is not None:
+                await self.listeners.settle()
+            return {}
+        raise ValueError(f"unknown call: {op}")
+
+    async def start(self, config: Message) -> Message:
+        """Check the token(s), open ``slack.db``, make the app; our member id. Web API calls work from here on."""
+        self._configure(config)
+        assert self.link is not None
+        session = aiohttp.ClientSession()
+        self.stack.push_async_callback(session.close)
+        base_url, token = str(config["base_url"]), str(config["token"])
+        api = LocalApi(web_client(token, base_url, session))
+        bot_user = await check_token(api.client, base_url)
+        self.api = api
+        store = await SlackStore.open(Path(config["data_dir"]) / STORE_FILE)
+        self.stack.push_async_callback(store.close)
+        self.store = store
+        listeners = Listeners(
+            store, Outbox(api, Budget(per_second=1.0, burst=5)), _LinkHandoff(self.link),
+            command=str(config["command"]), allowed_teams=config["allowed_teams"],
+            allowed_users=config["allowed_users"],
+        )
+        self.listeners = listeners
+        # bolt hands listeners a copy of this client with the token (authorize); it shares the session.
+        bare = web_client(None, base_url, session)
+        http = config.get("http")
+        self.app = build_app(listeners, bare, token, bot_user, http["signing_secret"] if http else None)
+        self.http, self.bare = http, bare
+        if not http:
+            await check_app_token(bare, str(config["app_token"]))
+            self.app_token = str(config["app_token"])
+        return {"bot_user": bot_user}
+
+    async def listen(self) -> Message:
+        """Start receiving: the HTTP port (HTTP mode)."""
+        assert self.app is not None and self.bare is not None, "start first"
+        http, app = self.http, self.app
+        port: int | None = None
+        if http:
+            runner = web.AppRunner(app.web_app(path=EVENTS_PATH), access_log=None)
+            await runner.setup()
+            self.receiving.push_async_callback(runner.cleanup)
+            await web.TCPSite(runner, http["host"], int(http["port"])).start()
+            # aiohttp keeps the listening sockets on the runner; port 0 asked the OS for a free one.
+            port = int(runner.addresses[0][1])
+        else:
+            handler = AsyncSocketModeHandler(app, app_token=self.app_token, web_client=self.bare)
+            self.receiving.push_async_callback(handler.close_async)
+            await handler.connect_async()  # type: ignore[no-untyped-call]
+        log.info("slack.gateway_started", mode="http" if http else "socket", port=port, pid=os.getpid())
+        return {"port": port}
+
+    def on_tell(self, op: str, message: Message) -> None:
+        if op == "done" and self.store is not None:
+            self.store.done(int(message["intake"]))
+            return
+        log.warning("slack.gateway_unexpected", op=op)
+
+    async def run(self) -> None:
+        """Serve the link on standard input and output until the input ends."""
+        loop = asyncio.get_running_loop()
+        # The link owns the real standard output; anything printed by mistake goes to stderr instead.
+        out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+        reader = asyncio.StreamReader(limit=64 * 1024 * 1024)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, out)
+        writer = asyncio.StreamWriter(transport, protocol, None, loop)
+        self.link = Link(reader, writer, self.on_call, self.on_tell)
+        try:
+            await self.link.run()
+        finally:
+            await self.receiving.aclose()
+            await self.link.close()
+            await self.stack.aclose()
+
+
+def main(configure: Configure) -> None:
+    """The gateway process: until its standard input ends."""
+    # Ctrl-C in a terminal and systemd's SIGTERM reach the whole process group; the engine's
+    # process decides when this one ends (it closes our input after its replies went out).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    asyncio.run(Gateway(configure).run())
