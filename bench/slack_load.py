@@ -3,7 +3,7 @@
 Run it from the repository root (a script, not a pytest test)::
 
     .venv/bin/python bench/slack_load.py                      # 200 threads x 5 messages, model 100 ms per call
-    .venv/bin/python bench/slack_load.py --engine real --rounds 3   # the figure to judge: median of 3 pairs
+    .venv/bin/python bench/slack_load.py --engine real --rounds 5   # the figure to judge: median of 5 pairs
     .venv/bin/python bench/slack_load.py --threads 50 --engine stand-in   # quick look
 
 What runs
@@ -50,7 +50,7 @@ Figures
 Exits 1 when a target of the real engine is missed. Figures depend on the
 machine and its load (the load average is printed; run twice and compare).
 On a shared machine one pair of runs moves by ±0.15 with what else runs:
-``--rounds 3`` alternates engine-alone and through-Slack runs and judges the
+``--rounds 5`` alternates engine-alone and through-Slack runs and judges the
 median ratio.
 """
 

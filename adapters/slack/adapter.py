@@ -28,6 +28,7 @@ import structlog
 from adapters.common import Budget, ChatQueues
 from adapters.slack import texts
 from adapters.slack.api import SlackApi
+from adapters.slack.link import LinkClosed
 from adapters.slack.place import Place
 from adapters.slack.presses import Presses
 from adapters.slack.render import plain
@@ -71,7 +72,7 @@ class SlackAdapter:
         self.turns = Turns(engine, self.outbox, store, eyes_after)
         self.queues = ChatQueues(self._job_failed)
         self.requests = Requests(self.turns, store, self.outbox, self.queues, handled)
-        self.presses = Presses(self)
+        self.presses = Presses(self.turns, store, self.outbox)
         self._settled = settled
 
     def request(self, queue: str, intake: int, spec: Spec) -> None:
@@ -95,8 +96,15 @@ class SlackAdapter:
             self.requests.submit(item.queue, item.id, item.spec)
         return len(pending)
 
-    async def drain(self, timeout: float | None = None) -> None:
-        """Let everything accepted so far finish: handed over, queued, run, and its replies sent."""
+    async def drain(self, timeout: float | None = None, *, gateway_alive: bool = True) -> None:
+        """Let everything accepted so far finish: handed over, queued, run, and its replies sent.
+
+        Without the gateway no reply can go out: the queued turns are cancelled at once (their rows
+        stay pending and run at the next start) instead of running the model for nothing.
+        """
+        if not gateway_alive:
+            await self.queues.drain(0)
+            return
         if self._settled is not None:
             await self._settled()
         await asyncio.sleep(0)
@@ -105,6 +113,9 @@ class SlackAdapter:
     async def _job_failed(self, context: object, exc: Exception) -> None:
         """A job raised: log it with its place, and apologise in the thread; never show a traceback."""
         spec = context if isinstance(context, dict) else {}
+        if isinstance(exc, LinkClosed):  # the gateway is gone: nothing can be shown; the request stays pending
+            log.warning("slack.job_left_pending", kind=spec.get("kind"), reason=str(exc))
+            return
         log.error("slack.job_failed", kind=spec.get("kind"), exc_info=exc)
         if "place" in spec:
             try:

@@ -32,6 +32,8 @@ log = structlog.get_logger("adapters.slack")
 GATEWAY = ("-m", "bot.slack_gateway")
 """How the gateway process starts (with this interpreter): the bot's entry, which sets up its logging."""
 STOP_GATEWAY_S = 10.0
+DRAIN_S = 30.0
+"""How long queued turns may run on at a stop before they are cancelled (and run at the next start)."""
 
 __all__ = ["EVENTS_PATH", "GatewayExited", "Http", "Running", "running", "serve"]
 
@@ -157,11 +159,15 @@ async def running(
             raise SetupError(str(listening["setup_error"]))
         # Last in, first out: stop receiving, then let queued turns finish (their replies go out
         # through the gateway), then close its input.
-        stack.push_async_callback(adapter.drain, 30.0)
+        stack.push_async_callback(_drain, adapter, link)
         stack.push_async_callback(_stop_receiving, link)
         log.info("slack.started", mode="http" if http is not None else "socket", port=listening.get("port"),
                  gateway=process.pid)
         yield Running(adapter, listening.get("port"), process, ended)
+
+
+async def _drain(adapter: SlackAdapter, link: Link) -> None:
+    await adapter.drain(DRAIN_S, gateway_alive=not link.closed)
 
 
 async def _stop_receiving(link: Link) -> None:

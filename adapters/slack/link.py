@@ -101,7 +101,12 @@ class Link:
                     break
                 if not line:
                     break
-                self._receive(json.loads(line))
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    log.error("slack.link_garbled", length=len(line))
+                    continue
+                self._receive(message)
         finally:
             self.closed = True
             for done in self._waiting.values():

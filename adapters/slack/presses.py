@@ -12,7 +12,7 @@ nothing.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from adapters.common import decide
 from adapters.slack import texts
@@ -20,10 +20,10 @@ from adapters.slack.actions import Press
 from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage, decided, plain
 from adapters.slack.text import shorten
+from adapters.slack.send import Outbox
+from adapters.slack.store import SlackStore
+from adapters.slack.turns import Turns
 from engine import ClarificationAnswer, Control, Notice, Resume
-
-if TYPE_CHECKING:
-    from adapters.slack.adapter import SlackAdapter
 
 Body = dict[str, Any]
 
@@ -31,23 +31,22 @@ Body = dict[str, Any]
 class Presses:
     """Runs handed-over presses (in their conversation's queue)."""
 
-    def __init__(self, adapter: SlackAdapter) -> None:
-        self._a = adapter
+    def __init__(self, turns: Turns, store: SlackStore, outbox: Outbox) -> None:
+        self.turns, self.store, self.outbox = turns, store, outbox
 
     async def run(self, spec: Body) -> None:
         """A press (``kind`` press or revise) or a confirmed forget, as the gateway handed it over."""
-        a = self._a
         place = Place.from_json(spec["place"])
         if spec["kind"] == "forget":
             turn = Control(conversation=place.conversation, user=place.user_key, action="forget")
-            await a.turns.run(place, turn, private=True)
+            await self.turns.run(place, turn, private=True)
             return
         press = Press.parse(str(spec["action"]), str(spec["value"]))
         assert press is not None, "the gateway hands over parsed presses only"
         channel, ts = str(spec["channel"]), str(spec["ts"])
         blocks: list[Body] = list(spec.get("blocks") or [])
         if spec["kind"] == "revise":  # a modal's submission carries no message: the stored prompt has its blocks
-            stored = await a.store.prompt(place.conversation)
+            stored = await self.store.prompt(place.conversation)
             blocks = stored.blocks if stored is not None and stored.ts == ts else []
         await self._decide(place, press, channel, ts, blocks, str(spec.get("feedback") or ""),
                            ephemeral=bool(spec.get("ephemeral")))
@@ -63,31 +62,30 @@ class Presses:
         ephemeral: bool = False,
     ) -> None:
         """In the queue: apply the press if its question or plan is still open, else say why not."""
-        a = self._a
-        pending = await a.turns.pending(place)
+        pending = await self.turns.pending(place)
         current = pending if pending is not None and pending.interrupt_id == press.interrupt_id else None
         assert press.kind in ("choice", "skip", "approve", "revise", "cancel")
         decision = decide(press.kind, current, index=press.index, feedback=feedback)
         if current is None or decision is None or (current.asked_by and current.asked_by != place.user_key):
-            await a.store.release(channel, ts)  # the right press may still come
+            await self.store.release(channel, ts)  # the right press may still come
             probe = Resume(
                 conversation=place.conversation,
                 user=place.user_key,
                 interrupt_id=press.interrupt_id,
                 answer=decision.answer if decision is not None else ClarificationAnswer(answers=[]),
             )
-            outcomes = await a.turns.engine.handle(probe)  # refuses without changing anything
+            outcomes = await self.turns.engine.handle(probe)  # refuses without changing anything
             reason = next((o.text for o in outcomes if isinstance(o, Notice)), texts.BROKEN_BUTTON)
-            await a.outbox.ephemeral(place, plain(reason)[0])
+            await self.outbox.ephemeral(place, plain(reason)[0])
             return
         label = decision.label if press.kind != "revise" else f"✎ Revise: {shorten(feedback, 200)}"
-        await a.store.drop_prompt(place.conversation, ts)
+        await self.store.drop_prompt(place.conversation, ts)
         shown = decided(blocks, label, place.user, datetime.now(timezone.utc))
         if ephemeral and place.response_url is not None:
-            await a.outbox.respond(place, SlackMessage(label, shown), replace_original=True)
+            await self.outbox.respond(place, SlackMessage(label, shown), replace_original=True)
         else:
-            await a.outbox.update(channel, ts, label, shown)
+            await self.outbox.update(channel, ts, label, shown)
         turn = Resume(
             conversation=place.conversation, user=place.user_key, interrupt_id=press.interrupt_id, answer=decision.answer
         )
-        await a.turns.run(place, turn)
+        await self.turns.run(place, turn)

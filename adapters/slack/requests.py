@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from adapters.common import MESSAGE_COMMANDS, ChatQueues, command_turn
+from adapters.slack.link import LinkClosed
 from adapters.slack.place import Place
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore
@@ -39,8 +40,10 @@ class Requests:
         async def job() -> None:
             try:
                 await self.run(spec)
-            except asyncio.CancelledError:
-                raise  # shutdown: stays pending, runs again at the next start
+            except (asyncio.CancelledError, LinkClosed):
+                # Shutdown, or the gateway is gone and the reply cannot go out: the row stays
+                # pending and runs again at the next start (the engine gives back what it did).
+                raise
             except Exception:
                 self._handled(intake)  # the engine kept the failure for /retry
                 raise

@@ -130,9 +130,12 @@ def logged(slack: FakeSlack, threads: int) -> dict[int, list[int]]:
     return seen
 
 
-async def test_kill_9_under_load_takes_the_gateway_along_and_every_acknowledged_post_is_answered_once(
-    bot: SlackBot, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
+@pytest.mark.parametrize("victim", ["bot", "gateway"])
+async def test_kill_9_under_load_loses_nothing_and_every_acknowledged_post_is_answered_once(
+    bot: SlackBot, fake: FakeOllama, slack: FakeSlack, tmp_path: Path, victim: str
 ) -> None:
+    """Killing the bot takes the gateway along; killing the gateway stops the bot (exit 1). Either way,
+    after a restart every acknowledged post is answered and stored once, in order."""
     threads, messages = 8, 4
     script_logs(fake, model_s=0.15)
     bot.start()
@@ -145,10 +148,16 @@ async def test_kill_9_under_load_takes_the_gateway_along_and_every_acknowledged_
         gateway = bot.gateway_pid()
         # Some answered, most not: the kill falls in the middle of the work.
         assert await asyncio.to_thread(wait_until, lambda: sum(map(len, logged(slack, threads).values())) >= 3, 60)
-        bot.kill()
+        if victim == "bot":
+            bot.kill()
+            assert await asyncio.to_thread(wait_until, lambda: not alive(gateway), 10), "the gateway outlived the bot"
+        else:
+            os.kill(gateway, signal.SIGKILL)
+            assert bot.proc is not None
+            assert await asyncio.to_thread(bot.proc.wait, 60) == 1, bot.tail()
+            assert "almanac: the Slack gateway process exited" in bot.tail(), bot.tail()
         before = sum(map(len, logged(slack, threads).values()))
         assert before < threads * messages, "the kill came too late to test anything"
-        assert await asyncio.to_thread(wait_until, lambda: not alive(gateway), 10), "the gateway outlived the bot"
         bot.start()
         done = await asyncio.to_thread(
             wait_until, lambda: all(set(logged(slack, threads)[t]) == set(range(messages)) for t in range(threads)), 90)
