@@ -23,7 +23,7 @@ import structlog
 from adapters.common import SetupError
 from adapters.slack.adapter import SlackAdapter
 from adapters.slack.api import RemoteApi
-from adapters.slack.link import Link, LinkClosed, Message
+from adapters.slack.link import LINE_LIMIT, Link, LinkClosed, Message
 from adapters.slack.setup import EVENTS_PATH, STORE_FILE
 from adapters.slack.store import SlackStore
 from engine import Handler
@@ -65,7 +65,7 @@ class Running:
 async def _spawn(command: Sequence[str]) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        limit=64 * 1024 * 1024,
+        limit=LINE_LIMIT,
     )
 
 

@@ -40,7 +40,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.common import SetupError
 from adapters.slack.api import LocalApi, answer
-from adapters.slack.link import Link, Message
+from adapters.slack.link import LINE_LIMIT, Link, Message
 from adapters.slack.listeners import Listeners
 from adapters.slack.send import Outbox
 from adapters.slack.setup import EVENTS_PATH, STORE_FILE, build_app, check_app_token, check_token, web_client
@@ -144,7 +144,11 @@ class Gateway:
             runner = web.AppRunner(app.web_app(path=EVENTS_PATH), access_log=None)
             await runner.setup()
             self.receiving.push_async_callback(runner.cleanup)
-            await web.TCPSite(runner, http["host"], int(http["port"])).start()
+            try:
+                await web.TCPSite(runner, http["host"], int(http["port"])).start()
+            except OSError as exc:
+                raise SetupError(f"cannot listen on {http['host']}:{http['port']} "
+                                 f"(SLACK_HTTP_LISTEN, SLACK_HTTP_PORT): {exc.strerror or exc}") from None
             # aiohttp keeps the listening sockets on the runner; port 0 asked the OS for a free one.
             port = int(runner.addresses[0][1])
         else:
@@ -166,7 +170,7 @@ class Gateway:
         # The link owns the real standard output; anything printed by mistake goes to stderr instead.
         out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
         os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-        reader = asyncio.StreamReader(limit=64 * 1024 * 1024)
+        reader = asyncio.StreamReader(limit=LINE_LIMIT)
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
         transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, out)
         writer = asyncio.StreamWriter(transport, protocol, None, loop)

@@ -222,3 +222,20 @@ def children_of(pid: int, timeout: float) -> list[int]:
 
     wait_until(look, timeout)
     return found
+
+
+def test_a_port_in_use_stops_start_up_with_one_line(slack: FakeSlack, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_PREFIXES)}
+        env.update(SLACK_BOT_TOKEN=TOKEN, SLACK_MODE="http", SLACK_SIGNING_SECRET=SECRET,
+                   SLACK_HTTP_LISTEN="127.0.0.1", SLACK_HTTP_PORT=str(port), SLACK_API_BASE_URL=slack.api_url,
+                   DATA_DIR=str(tmp_path / "data"), KNOWLEDGE_ENABLED="false", PYTHONPATH=str(ROOT))
+        done = subprocess.run([sys.executable, "-m", "bot", "slack"], env=env, cwd=tmp_path, capture_output=True,
+                              text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"almanac: cannot listen on 127.0.0.1:{port} (SLACK_HTTP_LISTEN, SLACK_HTTP_PORT)"), line
+    assert SECRET not in done.stderr and TOKEN not in done.stderr
