@@ -39,13 +39,20 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.common import SetupError
+from adapters.common.budget import Budget
 from adapters.slack.api import LocalApi, answer
 from adapters.slack.link import LINE_LIMIT, Link, Message
 from adapters.slack.listeners import Listeners
 from adapters.slack.send import Outbox
-from adapters.slack.setup import EVENTS_PATH, STORE_FILE, build_app, check_app_token, check_token, web_client
+from adapters.slack.setup import (
+    EVENTS_PATH,
+    STORE_FILE,
+    build_app,
+    check_app_token,
+    check_token,
+    web_client,
+)
 from adapters.slack.store import SlackStore
-from adapters.common.budget import Budget
 
 log = structlog.get_logger("adapters.slack")
 Configure = Callable[[Message], None]

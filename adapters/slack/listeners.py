@@ -41,7 +41,14 @@ from typing import Any, Protocol
 import structlog
 from slack_bolt.async_app import AsyncAck, AsyncApp
 
-from adapters.common import CONFIRM_FIRST, CONTROLS, MESSAGE_COMMANDS, NEEDS_ARGUMENT, Recent, command_name
+from adapters.common import (
+    CONFIRM_FIRST,
+    CONTROLS,
+    MESSAGE_COMMANDS,
+    NEEDS_ARGUMENT,
+    Recent,
+    command_name,
+)
 from adapters.slack import texts
 from adapters.slack.actions import ACTION_PATTERN, Press
 from adapters.slack.place import Place

@@ -19,9 +19,9 @@ from adapters.slack import texts
 from adapters.slack.actions import Press
 from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage, decided, plain
-from adapters.slack.text import shorten
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore
+from adapters.slack.text import shorten
 from adapters.slack.turns import Turns
 from engine import ClarificationAnswer, Control, Notice, Resume
 
