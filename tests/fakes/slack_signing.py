@@ -47,10 +47,13 @@ class SignedSender:
     Args:
         endpoint: e.g. ``http://127.0.0.1:<port>/slack/events``.
         secret: the signing secret the app checks.
+        connections: open at once at most (aiohttp's default 100); 0 = no limit. Slack sends from
+            many machines, so a load test that waits for a free connection measures the sender.
     """
 
-    def __init__(self, endpoint: str, secret: str) -> None:
+    def __init__(self, endpoint: str, secret: str, connections: int = 100) -> None:
         self.endpoint, self.secret = endpoint, secret
+        self._connections = connections
         self._session: aiohttp.ClientSession | None = None
 
     async def close(self) -> None:
@@ -69,7 +72,7 @@ class SignedSender:
     ) -> Reply:
         """Post one body; ``signed=False`` or an old ``timestamp`` make the request Slack would never send."""
         if self._session is None:
-            self._session = aiohttp.ClientSession()
+            self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=self._connections))
         ts = str(int(time.time()) if timestamp is None else timestamp)
         headers = {"Content-Type": content_type, "X-Slack-Request-Timestamp": ts}
         if signed:
