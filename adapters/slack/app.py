@@ -156,6 +156,7 @@ async def running(
         await adapter.recover()
         listening = await link.call("listen")
         if "setup_error" in listening:
+            await adapter.drain(0, gateway_alive=False)  # the recovered requests stay pending for the next start
             raise SetupError(str(listening["setup_error"]))
         # Last in, first out: stop receiving, then let queued turns finish (their replies go out
         # through the gateway), then close its input.
