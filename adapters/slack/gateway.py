@@ -126,6 +126,7 @@ class Gateway:
         store = await SlackStore.open(Path(config["data_dir"]) / STORE_FILE)
         self.stack.push_async_callback(store.close)
         self.store = store
+        # The budget is for progress reactions, which the engine's side sends; notices from here never wait.
         listeners = Listeners(
             store, Outbox(api, Budget(per_second=1.0, burst=5)), _LinkHandoff(self.link),
             command=str(config["command"]), allowed_teams=config["allowed_teams"],

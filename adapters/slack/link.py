@@ -83,10 +83,6 @@ class Link:
             raise LinkClosed("the Slack gateway is not running")
         self._write({"op": op, **fields})
 
-    async def flush(self) -> None:
-        """Wait until what was written has left this process (the pipe may be full)."""
-        await self._writer.drain()
-
     def _write(self, message: Message) -> None:
         self._writer.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
 
