@@ -301,9 +301,9 @@ def _burn(stop: Any, duty: float) -> None:
 async def control(engine: Any, threads: int, messages: int, rounds: int, duty: float) -> float:
     """The engine alone, in turn without and with two background processes at ``duty`` of a core each.
 
-    What any process beside the engine costs it on this machine: with ``duty``
-    near the gateway's and Slack's side's share, the pooled ratio is the part
-    of the through-Slack ratio that is the machine's, not the adapter's.
+    Nothing of Slack runs, so the pooled ratio (without / with) shows how far
+    this machine alone moves a ratio when other processes take about the
+    gateway's and Slack's side's share of the CPU.
     """
     ctx = multiprocessing.get_context("spawn")
     plain = loaded = 0.0
@@ -453,7 +453,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 print(f"[real engine] pooled ratio (all engine-alone time / all through-Slack time): {pooled:.2f}")
                 if neighbour is not None:
                     print(f"[control] the engine alone without / with two processes at {args.control:g} of a core "
-                          f"each, pooled: {neighbour:.2f} (what neighbours cost the engine on this machine)")
+                          f"each, pooled: {neighbour:.2f} (no Slack in it: how far the machine moves a ratio)")
     finally:
         outside.close()
     return 0 if ok else 1
@@ -474,7 +474,10 @@ def main() -> None:
     p.add_argument("--log", action="store_true", help="show the bot's warnings and errors on stderr")
     p.add_argument("--burst", action="store_true",
                    help="send each thread's next message on the ack, not on the reply (all 1,000 within seconds)")
-    raise SystemExit(asyncio.run(main_async(p.parse_args())))
+    args = p.parse_args()
+    if args.control and not 0 < args.control < 1:
+        p.error("--control is a share of one core, between 0 and 1 (e.g. 0.13)")
+    raise SystemExit(asyncio.run(main_async(args)))
 
 
 if __name__ == "__main__":
