@@ -105,7 +105,7 @@ from engine.agents.schemas import RetrievalInstruction  # noqa: E402
 from engine.domains.registry import DomainRegistry, DomainSelector  # noqa: E402
 from engine.facts import compute_facts  # noqa: E402
 from engine.query.number_reading import stated_values  # noqa: E402
-from engine.query.periods import read_periods  # noqa: E402
+from engine.language.periods import read_periods  # noqa: E402
 from engine.query.questions import QuestionShape, read_question  # noqa: E402
 from engine.query.records import history_facts  # noqa: E402
 from engine.query.retrieval import Retriever, normalize_instructions  # noqa: E402

@@ -59,6 +59,8 @@ class Settings(BaseSettings):
     max_message_chars: int = Field(default=4000, ge=100)
     history_turns: int = Field(default=6, ge=0, le=50)
     max_answer_retries: int = Field(default=2, ge=0, le=5)
+    read_in_code: bool = True
+    """Code reads each message first and the model fills only what it could not read; false: the model reads all."""
 
     knowledge_enabled: bool = True
     """Answers draw on the knowledge base's articles (built-in ones ingested at the first start)."""
@@ -226,6 +228,7 @@ class Settings(BaseSettings):
             max_message_chars=self.max_message_chars,
             history_turns=self.history_turns,
             max_answer_retries=self.max_answer_retries,
+            read_in_code=self.read_in_code,
             knowledge=self.knowledge_config() if self.knowledge_enabled else None,
             llm=LLMConfig(
                 host=self.ollama_host,

@@ -163,6 +163,7 @@ async def _read_and_retrieve(
 ) -> dict[str, Any]:
     from engine.entries.export import all_entries
     from engine.language.unknown import unknown_names
+    from engine.query.asking import shows_list
     from engine.query.questions import read_question
     from engine.query.retrieval import (
         RetrievalResult,
@@ -183,10 +184,11 @@ async def _read_and_retrieve(
             # The person's own unknown names count as terms, so a question can name them.
             own = [u.name for u in unknown_names(await all_entries(store, user), ctx.vocabulary)]
         shape = read_question(question, ctx, today, known_names=own)
-        instructions = normalize_instructions([], shape, ctx)
+        instructions = normalize_instructions([], shape, ctx, lists=shows_list(question))
         if store is not None:
             result, entries = await Retriever(store).run(
-                user, instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1
+                user, instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1,
+                canonical=ctx.vocabulary.canonicals,
             )
     finally:
         if db is not None:
@@ -204,6 +206,8 @@ async def _read_and_retrieve(
             "generic_words_ignored": shape.generic,
             "intents": shape.intents,
             "named_day": shape.date.model_dump(mode="json") if shape.date is not None else None,
+            "periods": [p.model_dump(mode="json") for p in shape.periods],
+            "not_read": shape.unread,
         },
         "instructions": [i.model_dump(mode="json", exclude_defaults=True) for i in instructions],
         "attempts": [a.model_dump(mode="json") for a in result.attempts],
@@ -233,6 +237,10 @@ def _print_search(report: dict[str, Any]) -> None:
     print(f"  intents: {', '.join(reading['intents']) or '(none)'}")
     day = reading["named_day"]
     print(f"  named day: {day['phrase']} = {day['on'] or day['status']}" if day else "  named day: (none)")
+    for period in reading["periods"]:
+        print(f"  period: {period['phrase']} = {period['start']}..{period['end']}")
+    for words in reading["not_read"]:
+        print(f"  not read as dates: {words}")
     print("retrieval:")
     for a in report["attempts"]:
         span = f" {a['start']}..{a['end']}" if a.get("start") else ""

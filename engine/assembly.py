@@ -56,6 +56,7 @@ async def assemble(
         patches=PatchStore(db),
         history_turns=config.history_turns,
         max_retries=config.max_answer_retries,
+        read_in_code=config.read_in_code,
         library=library,
     )
     graph = build_graph(deps).compile(checkpointer=checkpointer)

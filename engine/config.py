@@ -47,6 +47,9 @@ class EngineConfig(BaseModel):
     """Exchanges kept in a conversation's state for context; older ones are dropped."""
     max_answer_retries: int = 2
     """Re-writes of an answer that failed evaluation; at the limit it is returned marked partial."""
+    read_in_code: bool = True
+    """Code reads each message first (logs, questions, small talk) and the model fills only what it
+    could not read. False sends every message through the Router, Parser and Planner, to compare."""
     llm: LLMConfig = Field(default_factory=LLMConfig)
     knowledge: KnowledgeConfig | None = None
     """The knowledge base answers draw on; None: answers from the person's data alone."""

@@ -129,6 +129,29 @@ def not_on_calendar(phrase: str) -> str:
     return f"“{phrase}” is not a date on the calendar. Which day did you mean?"
 
 
+def small_talk(kind: str, lang: str = "en") -> str:
+    """The reply to a greeting or thanks alone: written here, so no model's example can be taken for data."""
+    if kind == "thanks":
+        return "천만에요! 언제든 기록하거나 물어보세요." if lang == "ko" else "You're welcome! Log a session or ask me anything."
+    if lang == "ko":
+        return "안녕하세요! 운동을 적어 주시면 기록하고, 기록에 대해 물어보시면 답해 드려요. (/help)"
+    return "Hi! Tell me what you trained and I'll log it, or ask about your training. (/help)"
+
+
+def period_not_read(phrases: Sequence[str], lang: str = "en") -> str:
+    """Said before an answer whose question had words that look like dates but were not read as any."""
+    what = ", ".join(f"“{p}”" for p in phrases)
+    if lang == "ko":
+        return (
+            f"{what}을(를) 날짜로 읽지 못해서, 아래 답은 전체 기록과 최근 기록으로 했어요. "
+            "기간을 정확히 말해 주시면(예: “2026-10-01부터”, “지난 2주”) 그 기간으로 답할게요."
+        )
+    return (
+        f"I couldn't read {what} as dates, so the answer below uses your whole history and recent entries. "
+        "Name the dates (e.g. “since 2026-10-01”, “the last 2 weeks”) to narrow it."
+    )
+
+
 def no_entries_for(terms: Sequence[str], lang: str = "en") -> str:
     what = ", ".join(terms)
     if lang == "ko":

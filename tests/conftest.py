@@ -30,6 +30,10 @@ def fake() -> Iterator[FakeOllama]:
 
 def engine_config(data_dir: Path, fake: FakeOllama, **overrides: Any) -> EngineConfig:
     llm = LLMConfig(host=fake.url, timeout_s=overrides.pop("timeout_s", 5.0), max_retries=2)
+    # The suites written before code read messages first script the Router, Parser and Planner for every
+    # turn: they drive that path (what READ_IN_CODE=false does, and what any message code cannot read
+    # takes). Tests of code-first reading pass read_in_code=True, the default everywhere else.
+    overrides.setdefault("read_in_code", False)
     return EngineConfig(data_dir=data_dir, llm=llm, default_timezone=overrides.pop("tz", "Asia/Seoul"), **overrides)
 
 

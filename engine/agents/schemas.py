@@ -7,11 +7,11 @@ it. The decision field comes last, after the findings it should follow from.
 
 from __future__ import annotations
 
-from typing import Literal
-
-from typing import Any, get_args
+import datetime as dt
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from engine.entries.model import ExerciseLog, Metric
 
@@ -116,6 +116,10 @@ class RetrievalInstruction(BaseModel):
     date: str | None = Field(default=None, description="For one named day: the words that name it (last Monday, 어제).")
     explicit_date: bool = Field(default=False, description="True when the person named one specific day.")
     terms: list[str] = Field(default_factory=list, description="Exercise or food names to look for, for keyword.")
+    start: SkipJsonSchema[dt.date | None] = None
+    """A period the person named, first day (set by code, never by the model): fetched as is, never widened."""
+    end: SkipJsonSchema[dt.date | None] = None
+    """That period's last day."""
 
     @field_validator("strategy", mode="before")
     @classmethod

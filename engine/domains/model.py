@@ -141,6 +141,14 @@ class Domain(BaseModel):
     (``[families."bench press"]`` then ``"incline bench press" = [...]``);
     they join ``vocabulary`` when the file is read.
     """
+    bodyweight: list[str] = Field(default_factory=list)
+    """Exercises done without a load unless one is written (``pull-up``): reps and sets alone log them."""
+    family_words: dict[str, list[str]] = Field(default_factory=dict)
+    """Family -> words that name the whole family in a question (``presses``, ``프레스 종류``).
+
+    A lift's own name means that lift; besides these, "<lift> variations",
+    "all <lift>s" and "<lift> 종류" name its family (read in code).
+    """
     generic_terms: dict[str, list[str]] = Field(default_factory=dict)
     """Language code -> words too general to search by (``workout``, ``운동``)."""
     units: dict[str, list[str]] = Field(default_factory=dict)
@@ -199,4 +207,8 @@ class Domain(BaseModel):
                 if canonical in owner:
                     raise ValueError(f"{canonical!r} is in families {owner[canonical]!r} and {family!r}")
                 owner[canonical] = family
+        for family in self.family_words:
+            if family not in self.families:
+                raise ValueError(f"family_words: {family!r} is not a family")
+
         return self

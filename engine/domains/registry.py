@@ -12,7 +12,7 @@ import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.domains.model import ClarificationPattern, Domain, LogField, NotationRule
-from engine.language.families import GENERIC, Families
+from engine.language.families import GENERIC, Families, family_word
 from engine.language.vocab import Vocabulary
 
 log = structlog.get_logger("engine.domains")
@@ -24,7 +24,7 @@ class DomainFileError(Exception):
     """A domain file that cannot be read; the message names the file."""
 
 
-_PART_KEYS = ("vocabulary", "families")
+_PART_KEYS = ("vocabulary", "families", "family_words")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -139,6 +139,8 @@ class ActiveDomainContext(BaseModel):
     """Movement family -> member canonical terms, over every loaded domain."""
     generic_words: list[str] = Field(default_factory=list)
     """Words too general to search by, in every language of the loaded domains."""
+    family_word_map: dict[str, list[str]] = Field(default_factory=dict)
+    """Family -> the words that name the whole family in a question."""
 
     @cached_property
     def vocabulary(self) -> Vocabulary:
@@ -155,9 +157,11 @@ class ActiveDomainContext(BaseModel):
         Matching generic phrases lets them shadow shorter spellings inside them
         ("in a row" is not a row); callers drop :data:`GENERIC` matches.
         """
-        if not self.generic_words:
+        extra = {GENERIC: self.generic_words} if self.generic_words else {}
+        extra.update({family_word(name): words for name, words in self.family_word_map.items()})
+        if not extra:
             return self.vocabulary
-        return Vocabulary.merge(self.vocabulary, Vocabulary({GENERIC: self.generic_words}))
+        return Vocabulary.merge(self.vocabulary, Vocabulary(extra))
 
     @cached_property
     def units(self) -> Vocabulary:
@@ -200,7 +204,10 @@ class DomainSelector:
         units: dict[str, list[str]] = {}
         families: dict[str, list[str]] = {}
         generic: list[str] = []
+        family_words: dict[str, list[str]] = {}
         for d in domains:
+            for family, words in d.family_words.items():
+                family_words.setdefault(family, list(words))
             for family, members in d.families.items():
                 # A family two domains share (rare) keeps the first domain's members.
                 families.setdefault(family, list(members))
@@ -221,4 +228,5 @@ class DomainSelector:
             unit_map=units,
             family_map=families,
             generic_words=generic,
+            family_word_map=family_words,
         )

@@ -14,12 +14,14 @@ from typing import Any
 import structlog
 
 from engine.agents.chat import chat
+from engine import texts
 from engine.graph.deps import Deps
 from engine.graph.state import State, emit
 from engine.outcomes import Answer
 from engine.query.asking import asks_about_data, domains_for, states_data
 from engine.query.lookup import answers_from_articles, domains_named
 from engine.query.questions import read_question
+from engine.query.render import language_of
 
 log = structlog.get_logger("engine.query")
 
@@ -30,6 +32,9 @@ class ChatNode:
 
     async def chat(self, state: State) -> dict[str, Any]:
         """A CHAT reply; a question about the person's data, or a reply stating it, goes to the query flow."""
+        if state.get("small_talk"):
+            # A greeting or thanks alone: answered by code, never sent through the query flow.
+            return emit(state, Answer(text=texts.small_talk(state["small_talk"], language_of(state["text"]))))
         registry = self.d.selector.registry
         everything = self.d.selector.build_active_context(registry.names)
         shape = read_question(state["text"], everything, date.fromisoformat(state["today"]))

@@ -23,5 +23,7 @@ class Deps:
     """Answer re-writes after a failed evaluation; at the limit the answer is marked partial."""
     max_plan_rounds: int = 3
     """Planner rounds per question (re-plans after thin retrieval, domain expansion)."""
+    read_in_code: bool = True
+    """Code reads each message first; the model fills only what code could not read."""
     library: Library | None = None
     """The knowledge base's articles; None: answers come from the person's data alone."""

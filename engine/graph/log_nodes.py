@@ -28,6 +28,7 @@ from engine.outcomes import Logged, LoggedEntry, Notice
 from engine.graph.deps import Deps
 from engine.entries.model import NewEntry
 from engine.entries.summaries import summarize
+from engine.reading.message import keep_read, parsed_from, read_message
 
 FALLBACK_DOMAIN = "general_fitness"
 EMPTY_PARSE = "what was done"
@@ -41,13 +42,39 @@ class LogNodes:
         self.d = deps
 
     async def route(self, state: State) -> dict[str, Any]:
-        out = await route(self.d.llm, self.d.selector.registry, state["text"], state.get("history", []))
+        registry = self.d.selector.registry
+        if self.d.read_in_code and (read := self._read(state)) is not None:
+            return read
+        out = await route(self.d.llm, registry, state["text"], state.get("history", []))
         domains = out.domains
-        if out.intent == "LOG" and not domains and self.d.selector.registry.get(FALLBACK_DOMAIN):
+        if out.intent == "LOG" and not domains and registry.get(FALLBACK_DOMAIN):
             domains = [FALLBACK_DOMAIN]
         return {"intent": out.intent, "also_query": out.also_query, "domains": domains}
 
+    def _read(self, state: State) -> dict[str, Any] | None:
+        """The route code reads (a log, a question it can plan, small talk), or None: the Router decides."""
+        registry = self.d.selector.registry
+        everything = self.d.selector.build_active_context(registry.names)
+        reading = read_message(state["text"], registry, everything, date.fromisoformat(state["today"]))
+        if reading.kind in ("greeting", "thanks"):
+            return {"intent": "CHAT", "small_talk": reading.kind}
+        if reading.kind == "log" and reading.log is not None:
+            # Notation is a log whatever else the words say: no Router.
+            domains = reading.domains or ([FALLBACK_DOMAIN] if registry.get(FALLBACK_DOMAIN) else [])
+            return {
+                "intent": "LOG", "also_query": reading.also_query, "domains": domains,
+                "read": {"complete": reading.log.complete, "parsed": dump(parsed_from(reading.log))},
+            }
+        if reading.kind == "query":
+            return {"intent": "QUERY", "domains": reading.domains, "code_plan": reading.planned}
+        return None
+
     async def parse(self, state: State) -> dict[str, Any]:
+        read = state.get("read") or {}
+        code = ParserOutput.model_validate(read["parsed"]) if read.get("parsed") else None
+        if code is not None and read.get("complete"):
+            # Code read every part of the message: stored as read, no model call.
+            return {"parsed": dump(code)}
         ctx = self.d.selector.build_active_context(state.get("domains"))
         registry = self.d.selector.registry
         out = await parse(
@@ -58,6 +85,9 @@ class LogNodes:
             state.get("answers", []),
             known_domains=registry.names,
         )
+        if code is not None:
+            # What code read for certain stays as read: the model fills the rest, never changes it.
+            out = keep_read(out, code)
         if is_empty(out):
             # A schema-valid reply that read nothing is no entry: ask what was meant (see `clarify`).
             out = out.model_copy(update={"status": "needs_clarification", "missing": [EMPTY_PARSE]})

@@ -23,7 +23,7 @@ from engine.agents.analyzer import analyze
 from engine.agents.clarifier import clarify
 from engine.agents.evaluator import evaluate
 from engine.agents.planner import plan
-from engine.agents.schemas import EvaluatorOutput, Gap, RetrievalInstruction, SynthesizerOutput
+from engine.agents.schemas import EvaluatorOutput, Gap, PlannerOutput, SynthesizerOutput
 from engine.agents.synthesizer import synthesize
 from engine.domains.registry import ActiveDomainContext
 from engine.facts import Fact, compute_facts, facts_text
@@ -37,7 +37,6 @@ from engine.query import articles as kb
 from engine.query.asking import shows_list
 from engine.query.lookup import articles_for
 from engine.query.grounding import GroundingReport, check_text
-from engine.query.periods import Period, read_periods
 from engine.query.questions import QuestionShape, read_question
 from engine.query.records import history_facts, merge
 from engine.query.render import language_of, render_text
@@ -48,6 +47,8 @@ from engine.store.history import HistoryStore
 log = structlog.get_logger("engine.query")
 
 FALLBACK_DOMAIN = "general_fitness"
+CODE_PLAN = PlannerOutput(reasoning="planned in code from the question's reading", next_action="retrieve")
+"""The plan of a question code read: retrieval comes from the reading (``normalize_instructions``)."""
 
 
 class QueryNodes:
@@ -69,12 +70,8 @@ class QueryNodes:
         return self._stores
 
     def _read(self, state: State, ctx: ActiveDomainContext) -> dict[str, Any]:
-        """The question read in code with the active vocabulary: its shape and the periods it names."""
-        today = date.fromisoformat(state["today"])
-        shape = read_question(state["text"], ctx, today)
-        named = shape.date.phrase if shape.date is not None else ""
-        periods = [p for p in read_periods(state["text"], today) if not (named and (p.phrase in named or named in p.phrase))]
-        return {"shape": dump(shape), "periods": [dump(p) for p in periods]}
+        """The question read in code with the active vocabulary: terms, intents, the day and periods it names."""
+        return {"shape": dump(read_question(state["text"], ctx, date.fromisoformat(state["today"])))}
 
     async def build_context(self, state: State) -> dict[str, Any]:
         domains = list(state.get("domains") or [])
@@ -91,11 +88,18 @@ class QueryNodes:
         if shape.date is not None and shape.date.status == "invalid":
             notice = Notice(text=texts.not_on_calendar(shape.date.phrase), code="bad_date")
             update.update(halt=True, **emit(state, notice))
+        elif shape.unread and state.get("intent") == "QUERY":
+            # Never silently all time: say how the words were taken before the answer comes.
+            update.update(emit(state, Notice(text=texts.period_not_read(shape.unread, update["language"]), code="period")))
         return update
 
     async def plan(self, state: State) -> dict[str, Any]:
         ctx = self._ctx(state)
         shape = QuestionShape.model_validate(state["shape"])
+        if state.get("code_plan") and not state.get("plan_rounds"):
+            # Code read the question (terms, period, intent): the plan is code's reading, no Planner call.
+            # A round after thin retrieval or a failed check asks the Planner.
+            return {"plan": dump(CODE_PLAN), "plan_rounds": 1, "expansion_request": []}
         attempts = [
             f"{a['strategy']} {a.get('start') or ''}..{a.get('end') or ''} found {a['found']}"
             for a in (state.get("retrieval") or {}).get("attempts", [])
@@ -121,15 +125,13 @@ class QueryNodes:
         ctx = self._ctx(state)
         today = date.fromisoformat(state["today"])
         shape = QuestionShape.model_validate(state["shape"])
-        periods = [Period.model_validate(p) for p in state.get("periods", [])]
+        periods = shape.periods
         planned_out = plan_of(state)
         planned = list(planned_out.retrieval_instructions) if planned_out else []
-        if shows_list(state["text"]) and shape.wanted:
-            # "Show me my bench workouts" lists them all, by term, whatever the Planner chose.
-            planned.insert(0, RetrievalInstruction(strategy="keyword", terms=shape.wanted))
-        instructions = normalize_instructions(planned, shape, ctx)
+        instructions = normalize_instructions(planned, shape, ctx, lists=shows_list(state["text"]))
         result, entries = await self.retriever.run(
-            state["user"], instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1
+            state["user"], instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1,
+            canonical=ctx.vocabulary.canonicals,
         )
         exercises = [t for t in shape.wanted if t in ctx.vocabulary.canonicals] or None
         window = compute_facts(entries, exercises=exercises, today=today)

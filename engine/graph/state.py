@@ -31,6 +31,12 @@ class State(TypedDict, total=False):
     timezone: str
     intent: str
     also_query: bool
+    read: dict[str, Any] | None
+    """What code read of the message before any model (``CodeRead``): the log it states, if any."""
+    small_talk: str
+    """``greeting`` or ``thanks`` when the message is only that: answered by code."""
+    code_plan: bool
+    """Code read the question well enough to plan it: no Planner call on the first round."""
     domains: list[str]
     parsed: dict[str, Any] | None
     """ParserOutput of the last parse."""
@@ -49,8 +55,6 @@ class State(TypedDict, total=False):
     # --- per turn, query flow ---
     shape: dict[str, Any] | None
     """QuestionShape: what code read from the question."""
-    periods: list[dict[str, Any]]
-    """Periods the question names (``Period``: March 2021, last year, ever)."""
     language: str
     """``en`` or ``ko``: the question's language, which the answer and its values are written in."""
     refs: dict[str, Any] | None
@@ -103,6 +107,9 @@ def fresh_turn(
         timezone=timezone,
         intent="",
         also_query=False,
+        read=None,
+        small_talk="",
+        code_plan=False,
         domains=[],
         parsed=None,
         answers=[],
@@ -114,7 +121,6 @@ def fresh_turn(
         outcomes=[],
         halt=False,
         shape=None,
-        periods=[],
         language="en",
         refs=None,
         articles=[],

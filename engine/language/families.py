@@ -2,12 +2,13 @@
 
 A domain file groups its canonical terms into families (``overhead press``:
 standing, seated, push press, dumbbell, Arnold …). The family's own name is
-one of its members and plays two parts: in a log, ``overhead press`` is the
-default variation (standing, barbell); in a question, it names the whole
-family, so "my overhead press sessions" finds the seated presses and push
-presses the notes name. A question naming a variation (``push press``) finds
-only that one, and records stay per variation because entries keep the
-variation's name.
+one of its members: ``overhead press`` means that lift (standing, barbell),
+in a log and in a question alike, so "my overhead press sessions" finds the
+overhead presses, not the push presses. A question names the whole family
+with a family word: one the domain lists (``presses``, ``pressing``,
+``프레스 종류``), or a lift's name with a word that makes it a kind ("overhead
+press variations", "all my squats", "스쿼트 종류"). Records stay per
+variation because entries keep the variation's name.
 
 Canonical terms outside every family are families of one.
 """
@@ -18,6 +19,17 @@ from collections.abc import Iterable, Mapping, Sequence
 
 GENERIC = "<generic>"
 """The canonical term generic words match as in a question; never a search term."""
+_FAMILY_WORD = "<family>:"
+
+
+def family_word(family: str) -> str:
+    """The canonical term a word naming ``family`` as a whole matches as in a question (``presses``)."""
+    return _FAMILY_WORD + family
+
+
+def family_named(canonical: str) -> str | None:
+    """The family a question-vocabulary match names as a whole, if it is a family word."""
+    return canonical.removeprefix(_FAMILY_WORD) if canonical.startswith(_FAMILY_WORD) else None
 
 
 class Families:

@@ -23,7 +23,7 @@ from engine.query.articles import ArticleNote
 from engine.query.by_code import chosen, written_by_code
 from engine.query.grounding import GroundingReport
 from engine.query.number_reading import StatedValue, stated_values
-from engine.query.periods import Period
+from engine.language.periods import Period
 from engine.query.questions import QuestionShape
 from engine.query.references import RefTable, build_table, used
 from engine.query.render import Language, korean_names, render_text

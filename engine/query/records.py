@@ -29,7 +29,7 @@ from engine.facts import Fact
 from engine.facts.history import bout_facts, lift_facts, session_facts
 from engine.query.by_code import rank
 from engine.query.number_reading import StatedValue
-from engine.query.periods import Period
+from engine.language.periods import Period
 from engine.query.questions import QuestionShape
 from engine.store.bouts import BoutStore
 from engine.store.history import EVER, HistoryStore

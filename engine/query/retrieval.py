@@ -13,7 +13,7 @@ search left with no term becomes a date range.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Literal
 
@@ -84,22 +84,38 @@ def _meaningful(
 
 
 def normalize_instructions(
-    planned: Sequence[RetrievalInstruction], shape: QuestionShape, ctx: ActiveDomainContext | None = None
+    planned: Sequence[RetrievalInstruction],
+    shape: QuestionShape,
+    ctx: ActiveDomainContext | None = None,
+    *,
+    lists: bool = False,
 ) -> list[RetrievalInstruction]:
     """Make the Planner's retrieval safe: code's reading of the question wins where they differ.
 
+    With no planned instructions this is the plan made in code.
+
     Args:
-        planned: The Planner's instructions.
+        planned: The Planner's instructions (none when code planned the question).
         shape: Code's reading of the question.
         ctx: The active domains; when given, the Planner's terms are read through
             the vocabulary (canonical, widened by family). Without it, only the
             question's generic words are dropped from them.
+        lists: The question asks to see entries ("find/show/list all my X"): a
+            keyword search of its terms over the whole history, a period or not.
     """
     planned = [_meaningful(inst, shape, ctx) for inst in planned]
     out: list[RetrievalInstruction] = []
+    bounded = [p for p in shape.periods if not p.ever]
+    if bounded:
+        # A period the person named is what was asked: fetched as named (both of "this week vs last week"),
+        # only its entries of the terms asked about, never widened.
+        return [RetrievalInstruction(strategy="date_range", start=p.start, end=p.end, terms=shape.wanted) for p in bounded]
     if shape.date is not None and shape.date.status == "ok":
         # A named day is what was asked: the Planner's keyword or recent searches would add other days.
         return [RetrievalInstruction(strategy="date_range", explicit_date=True, date=shape.date.phrase, terms=shape.wanted)]
+    if lists and shape.wanted:
+        # "Show me all my bench workouts" lists them all, by term, whatever the Planner chose.
+        return [RetrievalInstruction(strategy="keyword", terms=shape.wanted)]
     if shape.is_comparison:
         days = next((i.days_back for i in planned if i.strategy == "date_range" and i.days_back), None)
         out.append(RetrievalInstruction(strategy="date_range", days_back=days or shape.default_days, terms=shape.wanted))
@@ -131,18 +147,21 @@ class Retriever:
         vocab_terms: Sequence[str],
         *,
         min_days: int = 1,
+        canonical: Collection[str] = (),
     ) -> tuple[RetrievalResult, list[Entry]]:
         """Run every instruction; entries are de-duplicated, oldest first.
 
         Args:
             min_days: a date range counts as found once its entries span this many
                 distinct days; a comparison needs 2 (today's session and an earlier one).
+            canonical: Terms that are canonical names: a keyword search finds entries naming
+                them, not entries naming only a longer name ("seated overhead press").
         """
 
         result = RetrievalResult()
         found: dict[str, Entry] = {}
         for inst in instructions:
-            entries = await self._one(user, inst, today, vocab_terms, result, min_days)
+            entries = await self._one(user, inst, today, vocab_terms, result, min_days, canonical)
             for e in entries:
                 found.setdefault(e.entry_id, e)
         ordered = sorted(found.values(), key=lambda e: (e.occurred_on, e.created_at))[-MAX_ENTRIES:]
@@ -157,15 +176,26 @@ class Retriever:
         vocab_terms: Sequence[str],
         result: RetrievalResult,
         min_days: int,
+        canonical: Collection[str],
     ) -> list[Entry]:
         terms = list(dict.fromkeys([*inst.terms, *vocab_terms]))
         if inst.strategy == "keyword":
-            entries = await self._store.search(user, terms) if terms else []
+            entries = await self._store.search(user, terms, exact=canonical) if terms else []
             result.attempts.append(RetrievalAttempt(strategy="keyword", terms=terms, found=len(entries)))
             return entries
         if inst.strategy == "recent":
             entries = await self._store.recent(user, limit=20)
             result.attempts.append(RetrievalAttempt(strategy="recent", found=len(entries)))
+            return entries
+        if inst.start is not None and inst.end is not None:
+            entries = await self._store.between(user, inst.start, inst.end)
+            if inst.terms:
+                wanted = set(inst.terms)
+                entries = [e for e in entries if wanted & set(e.terms)]
+            result.attempts.append(
+                RetrievalAttempt(strategy="date_range", start=inst.start, end=inst.end, terms=inst.terms, found=len(entries))
+            )
+            # A period the person named is what was asked; widening would answer another question.
             return entries
         if inst.explicit_date:
             mention = resolve_date(inst.date or "", today)
@@ -191,6 +221,6 @@ class Retriever:
         result.expansion_exhausted = True
         result.warnings.append(EXHAUSTED_WARNING)
         log.warning("retrieval.exhausted", message=EXHAUSTED_WARNING)
-        entries = await self._store.search(user, terms) if terms else []
+        entries = await self._store.search(user, terms, exact=canonical) if terms else []
         result.attempts.append(RetrievalAttempt(strategy="keyword", terms=terms, found=len(entries)))
         return entries

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date, datetime, timezone
 from typing import Any
 
@@ -218,9 +218,20 @@ class EntryStore:
         return [_row_to_entry(r) for r in reversed(list(rows))]
 
     async def search(
-        self, user_key: str, terms: Sequence[str], *, limit: int = 200, kinds: Sequence[EntryKind] = DONE_KINDS
+        self,
+        user_key: str,
+        terms: Sequence[str],
+        *,
+        limit: int = 200,
+        kinds: Sequence[EntryKind] = DONE_KINDS,
+        exact: Collection[str] = (),
     ) -> list[Entry]:
-        """Active entries whose text or normalized terms contain any of ``terms``, newest first."""
+        """Active entries whose text or normalized terms contain any of ``terms``, newest first.
+
+        Args:
+            exact: Those of ``terms`` that are canonical names (``overhead press``): they find
+                entries naming them, never an entry only naming a longer one (``seated overhead press``).
+        """
         wanted = [t for t in terms if t.strip()]
         if not wanted:
             return []
@@ -235,7 +246,9 @@ class EntryStore:
             "ORDER BY e.occurred_on DESC, e.rowid DESC LIMIT ?",
             (match, *kind_args, limit),
         ) as cur:
-            return [_row_to_entry(r) for r in await cur.fetchall()]
+            found = [_row_to_entry(r) for r in await cur.fetchall()]
+        strict = set(exact) & set(wanted)
+        return [e for e in found if not strict or _names_any(e, wanted, strict)]
 
     async def recent(
         self, user_key: str, limit: int = 20, *, kinds: Sequence[EntryKind] = DONE_KINDS
@@ -286,3 +299,22 @@ class EntryStore:
         ) as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
+
+
+def _names_any(entry: Entry, wanted: Sequence[str], strict: set[str]) -> bool:
+    """Whether the entry names one of ``wanted`` itself, not only a longer name holding it.
+
+    A full-text phrase match finds "overhead press" inside "seated overhead press";
+    the lifter who asks about the overhead press means that lift. A ``strict``
+    (canonical) term is found among the entry's terms, or in its text when no
+    longer term of the entry holds it; any other term as the full-text search found it.
+    """
+    terms = set(entry.terms)
+    text = entry.raw_text.casefold()
+    for term in wanted:
+        if term not in strict or term in terms:
+            return True
+        longer = any(term != t and term.casefold() in t.casefold() for t in terms)
+        if not longer and term.casefold() in text:
+            return True
+    return False

@@ -24,9 +24,9 @@ from datetime import date
 from typing import Any
 
 from engine.facts.model import LB_TO_KG
+from engine.language.periods import EVER as EVER  # the whole history, as periods define it
 from engine.store.db import Database
 
-EVER = (date(1, 1, 1), date(9999, 12, 31))
 _SET = "s.id, s.exercise, s.occurred_on, s.entry_id, s.weight, s.unit, s.weight_kg, s.reps, s.e1rm_kg"
 _SCOPE = "s.user_key = :u AND s.exercise = x.name AND s.occurred_on BETWEEN :a AND :b"
 

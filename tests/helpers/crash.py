@@ -48,6 +48,8 @@ class BotProcess:
             TELEGRAM_API_BASE_URL=tg.base_url,
             OLLAMA_HOST=fake.url,
             OLLAMA_TIMEOUT_S="10",
+            # The crash scenarios script the Router and Parser per message: the model-first path.
+            READ_IN_CODE="false",
             DATA_DIR=str(data_dir),
             DEFAULT_TIMEZONE="Asia/Seoul",
             LOG_FORMAT="json",

@@ -59,6 +59,7 @@ class SlackBot:
             SLACK_HTTP_PORT=str(self.port), SLACK_API_BASE_URL=slack.api_url, OLLAMA_HOST=fake.url,
             OLLAMA_TIMEOUT_S="10", DATA_DIR=str(data), LOG_FORMAT="json", LOG_LEVEL="INFO",
             KNOWLEDGE_ENABLED="false", PYTHONPATH=str(ROOT),
+            READ_IN_CODE="false",  # the scenarios script the Router and Parser per message
         )
         self._env, self._cwd, self.log = env, data.parent, data.parent / "bot.log"
         self.proc: subprocess.Popen[bytes] | None = None

@@ -8,7 +8,9 @@ written x, X, ×, or *; weights may use a decimal point or comma ("52.5kg",
 Rules, first match wins at each position:
 
 1. ``W x R x S`` ("80x5x5", "80kg x 5 x 5"): weight, reps, sets.
-2. A weight with a unit, then ``R x S`` ("55kg 10x5"): reps x sets.
+2. A weight with a unit, then ``R x S`` ("55kg 10x5"): reps x sets; when
+   the first number is under 8 and the two differ ("60kg 3x8") the order
+   is marked ambiguous, since many lifters write sets first.
 3. ``W x R`` where W has a unit or a decimal point ("100kg x 5", "52.5x5"):
    one set (sets=1).
 4. Bare ``A x B``: read as reps=A, sets=B, with ``ambiguous=True`` unless
@@ -24,7 +26,9 @@ Rules, first match wins at each position:
    number after "N sets of" is reps), "3x10 reps" (a bare number x-joined to
    a reps word is sets, and vice versa). Reps words: rep(s), 회, 개, 번;
    set words: set(s), 세트, 셋.
-7. A lone labelled number ("bench 60kg", "턱걸이 10개") is a hint only when
+7. A weight then two or more bare numbers split by commas is one set per
+   number, at that weight ("bench 60kg 8, 8, 6").
+8. A lone labelled number ("bench 60kg", "턱걸이 10개") is a hint only when
    its clause names an exercise, so "I weigh 75kg" yields nothing.
 
 Exercise: the nearest vocabulary match before the notation in the same

@@ -42,7 +42,9 @@ def _read_at(group: list[_Elem], i: int) -> _Chunk | None:
         j = i + 2 if _is(group, i + 1, "x") or _is(group, i + 1, "at") else i + 1
         b, c = _qty(group, j, "B", whole=True), _qty(group, j + 2, "B", whole=True)
         if b and c and _is(group, j + 1, "x"):
-            return _Chunk("fixed", i, j + 2, a.start, c.end, a, b.count, c.count)
+            # "55kg 10x5" is 10 reps x 5 sets, but "60kg 3x8" is 3 sets of 8 to many lifters: below 8 the order is unsure.
+            unsure = b.count is not None and b.count != c.count and b.count < 8
+            return _Chunk("fixed", i, j + 2, a.start, c.end, a, b.count, c.count, unsure)
     b = _qty(group, i + 2, "B", whole=True)
     if a is not None and b is not None and _is(group, i + 1, "x"):
         if a.label == "W" or a.count is None:
@@ -77,10 +79,32 @@ def _read_labelled(group: list[_Elem], i: int) -> _Chunk | None:
     return _Chunk("fixed", i, last, first.start, end, found.get("W"), reps_count, sets_count)
 
 
+def _rep_list(group: list[_Elem], i: int) -> list[_Chunk]:
+    """A weight then two or more bare numbers split by commas: one set each ("60kg 8, 8, 6")."""
+    weight = _qty(group, i, "W")
+    if weight is None or _starts_pair(group, i):
+        return []
+    reps: list[tuple[int, _Qty]] = []
+    j = i + 1
+    while (b := _qty(group, j, "B", whole=True)) is not None and not _is(group, j + 1, "x"):
+        reps.append((j, b))
+        if not _is(group, j + 1, "sep"):
+            break
+        j += 2
+    if len(reps) < 2:
+        return []
+    return [_Chunk("fixed", k, k, b.start, b.end, weight, b.count, 1) for k, b in reps]
+
+
 def _read_group(group: list[_Elem]) -> list[_Chunk]:
     chunks: list[_Chunk] = []
     i = 0
     while i < len(group):
+        listed = _rep_list(group, i)
+        if listed:
+            chunks.extend(listed)
+            i = listed[-1].last + 1
+            continue
         chunk = _read_at(group, i)
         if chunk is None:
             i += 1

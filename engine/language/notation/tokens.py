@@ -21,9 +21,12 @@ _WORDS: dict[str, _Kind] = {
 }  # fmt: skip
 # Korean counters take particles ("10회씩"); these look alike but count
 # months, sessions and ordinals, not reps.
-_KOREAN_REPS = ("회", "개", "번")
+_KOREAN_REPS = ("회", "개", "번", "렙")
 _KOREAN_SETS = ("세트", "셋")
 _NOT_COUNTERS = ("개월", "회차", "번째")
+_WEIGHT_UNITS = frozenset({"kg", "lb"})
+"""The units vocabulary also spells reps, sets and times ("회", "세트", "초"): only these make a weight.
+Reps and sets words are read below, where particles and look-alikes (개월, 번째) are known."""
 # 킬로미터 is a distance, though it starts with the weight unit 킬로.
 _NOT_WEIGHT_AFTER = ("미터",)
 
@@ -59,7 +62,7 @@ def _spans(text: str, vocab: Vocabulary, units: Vocabulary) -> list[tuple[Match,
         and not any(start < match.end and match.start < end for start, end in taken)
     ]
     spans: list[tuple[Match, _Kind]] = [(match, "ex") for match in exercises]
-    spans += [(match, "unit") for match in unit_matches]
+    spans += [(match, "unit") for match in unit_matches if match.canonical in _WEIGHT_UNITS]
     return sorted(spans, key=lambda span: span[0].start)
 
 

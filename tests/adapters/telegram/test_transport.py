@@ -40,6 +40,7 @@ def settings(tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, **more: Any) ->
         telegram_bot_token=tg.token,
         telegram_api_base_url=tg.base_url,
         knowledge_enabled=False,  # transport tests; the knowledge base has its own
+        read_in_code=False,  # the scenarios script the Router and Parser per message
         **more,
     )
 

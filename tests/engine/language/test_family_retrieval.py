@@ -1,4 +1,4 @@
-"""A question naming a family finds every variation and the facts name each; a variation finds itself only."""
+"""A family word finds every variation and the facts name each; a lift's own name finds that lift only."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.entries.model import Entry, NewEntry
 from engine.facts import compute_facts
+from engine.query.asking import shows_list
 from engine.query.questions import QuestionShape, read_question
 from engine.query.retrieval import Retriever, normalize_instructions
 from engine.store.db import Database
@@ -61,14 +62,17 @@ async def store(tmp_path: Path) -> AsyncIterator[EntryStore]:
 async def answer(store: EntryStore, question: str) -> tuple[QuestionShape, list[Entry], set[str]]:
     """What the query flow does: read, plan in code, retrieve, compute facts for the wanted terms."""
     shape = read_question(question, CTX, TODAY)
-    instructions = normalize_instructions([], shape, CTX)
-    _, entries = await Retriever(store).run(USER, instructions, TODAY, shape.wanted)
+    instructions = normalize_instructions([], shape, CTX, lists=shows_list(question))
+    _, entries = await Retriever(store).run(USER, instructions, TODAY, shape.wanted, canonical=CTX.vocabulary.canonicals)
     facts = compute_facts(entries, exercises=shape.wanted, today=TODAY)
     return shape, entries, {f.key.split(".")[0] for f in facts if "." in f.key}
 
 
-@pytest.mark.parametrize("question", ["show me my overhead press sessions", "오버헤드프레스 기록 보여줘", "how is my OHP going?"])
-async def test_a_family_question_finds_every_variation(store: EntryStore, question: str) -> None:
+@pytest.mark.parametrize(
+    "question",
+    ["show me all my press variations", "프레스 종류 기록 보여줘", "how are my presses going?", "overhead press variations PR"],
+)
+async def test_a_family_word_finds_every_variation(store: EntryStore, question: str) -> None:
     shape, entries, fact_subjects = await answer(store, question)
     assert shape.terms == ["overhead press"]
     assert set(shape.families["overhead press"]) >= {"push press", "seated overhead press", "arnold press"}
@@ -80,6 +84,16 @@ async def test_a_family_question_finds_every_variation(store: EntryStore, questi
     assert "bench press" not in fact_subjects
 
 
+@pytest.mark.parametrize("question", ["show me my overhead press sessions", "오버헤드프레스 기록 보여줘", "how is my OHP going?"])
+async def test_a_lift_name_finds_that_lift_only(store: EntryStore, question: str) -> None:
+    # The lifter who writes "overhead press" means that lift: not the push presses and seated presses too.
+    shape, entries, fact_subjects = await answer(store, question)
+    assert shape.terms == ["overhead press"] and shape.families == {}
+    assert [e.raw_text for e in entries] == ["오버헤드프레스 50키로 5x5"]
+    variations = {"push press", "seated overhead press", "dumbbell shoulder press", "arnold press", "bench press"}
+    assert "overhead press" in fact_subjects and not variations & fact_subjects
+
+
 @pytest.mark.parametrize("question", ["show me my push press sessions", "푸쉬프레스는 어때?", "푸시 프레스 기록"])
 async def test_a_variation_question_finds_only_that_variation(store: EntryStore, question: str) -> None:
     shape, entries, fact_subjects = await answer(store, question)
@@ -89,8 +103,9 @@ async def test_a_variation_question_finds_only_that_variation(store: EntryStore,
 
 
 async def test_the_best_of_a_family_is_not_merged_across_variations(store: EntryStore) -> None:
-    _, entries, _ = await answer(store, "overhead press PR")
-    facts = compute_facts(entries, exercises=read_question("overhead press PR", CTX, TODAY).wanted, today=TODAY)
+    question = "all my overhead press variations: PRs?"
+    _, entries, _ = await answer(store, question)
+    facts = compute_facts(entries, exercises=read_question(question, CTX, TODAY).wanted, today=TODAY)
     heaviest = {f.key: f.value for f in facts if f.key.endswith(".heaviest_set")}
     # The push press's 65 kg is the push press's record, not the overhead press's.
     assert heaviest["push press.heaviest_set"] == 65

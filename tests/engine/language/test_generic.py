@@ -42,7 +42,11 @@ def test_generic_only_questions_have_no_search_term(question: str) -> None:
     for ctx in (ALL, None):
         instructions = normalize_instructions(planned, shape, ctx)
         assert [(i.strategy, i.terms) for i in instructions] == [("date_range", [])]
-        assert instructions[0].days_back == shape.default_days
+        if shape.period is not None:
+            # A named period ("이번 주") is fetched as named, never widened.
+            assert (instructions[0].start, instructions[0].end) == (shape.period.start, shape.period.end)
+        else:
+            assert instructions[0].days_back == shape.default_days
 
 
 @pytest.mark.parametrize(
@@ -69,7 +73,8 @@ def test_longer_real_terms_win_over_generic_words_inside_them() -> None:
 
 def test_planner_terms_are_read_like_the_question() -> None:
     assert search_terms(["workouts", "운동", "sessions"], ALL) == []
-    widened = search_terms(["OHP"], ALL)
+    assert search_terms(["OHP"], ALL) == ["overhead press"]  # a lift's name is that lift
+    widened = search_terms(["presses"], ALL)  # a family word is the family
     assert widened[0] == "overhead press" and "push press" in widened and "seated overhead press" in widened
     assert search_terms(["푸쉬프레스"], ALL) == ["push press"]
     # A word the vocabulary does not know may be the person's own exercise name: kept as written.

@@ -55,7 +55,8 @@ def read(text: str) -> list[SetHint]:
         # weight with unit, then R x S
         ("bench 55kg 10x5", [hint("55kg 10x5", "bench press", 55, "kg", 10, 5)]),
         ("bench55kg 10x5", [hint("55kg 10x5", "bench press", 55, "kg", 10, 5)]),
-        ("bench 135lbs 5x3", [hint("135lbs 5x3", "bench press", 135, "lb", 5, 3)]),
+        # Below 8 reps the order is unsure: many lifters write "135lbs 3x5" sets first.
+        ("bench 135lbs 5x3", [hint("135lbs 5x3", "bench press", 135, "lb", 5, 3, ambiguous=True)]),
         ("벤치 55키로 10x5", [hint("55키로 10x5", "bench press", 55, "kg", 10, 5)]),
         ("bench 52.5kg 10x3", [hint("52.5kg 10x3", "bench press", 52.5, "kg", 10, 3)]),
         ("bench 52,5kg 10x3", [hint("52,5kg 10x3", "bench press", 52.5, "kg", 10, 3)]),

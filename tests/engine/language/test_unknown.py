@@ -135,9 +135,14 @@ def test_cli_vocab_unknown(cli: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_cli_search_shows_the_reading_and_the_entries(cli: Path, capsys: pytest.CaptureFixture[str]) -> None:
     seed(cli)
-    assert bot("search", "how is my overhead press going?", "--user", USER, "--today", "2024-02-08") == 0
+    # A lift's name is that lift: the push press logged that day is not an overhead press.
+    assert bot("search", "show me my overhead press sessions", "--user", USER, "--today", "2024-02-08") == 0
     out = capsys.readouterr().out
-    assert "  terms: overhead press\n" in out
+    assert "  terms: overhead press\n" in out and "  family " not in out
+    assert "keyword terms=overhead press: 0 found" in out and "0 entries:" in out
+    # A family word is the family: "presses" finds the push press.
+    assert bot("search", "show me my presses", "--user", USER, "--today", "2024-02-08") == 0
+    out = capsys.readouterr().out
     assert "  family overhead press: overhead press, seated overhead press, push press," in out
     assert "keyword terms=overhead press, seated overhead press, push press" in out
     assert "1 entry:\n  2024-02-04  strength: " in out and "[push press]" in out

@@ -56,7 +56,7 @@ async def test_heaviest_bench_ever_in_english(open_engine: OpenEngine, fake: Fak
     lying_model(fake, LIES_EN)
     async with open_engine() as engine:
         await imported(engine)
-        answer = await ask(engine, "What is my heaviest bench press ever?")
+        answer = await ask(engine, "What is my heaviest bench press variation ever?")  # a family word: every variation
     assert answer.partial and answer.text.startswith("I couldn't write a checked answer")
     assert "- heaviest completed set of bench press, all time: 100 kg × 3 (2025-06-12)" in answer.text
     # The failed 105 kg is named as attempted, never as the record.
@@ -84,7 +84,7 @@ async def test_deadlift_variations_are_named_apart(open_engine: OpenEngine, fake
     lying_model(fake, "Your best deadlift is 230 kg.")
     async with open_engine() as engine:
         await imported(engine)
-        answer = await ask(engine, "What's my heaviest deadlift ever?")
+        answer = await ask(engine, "What's my heaviest deadlift variation ever?")
     assert "230" not in answer.text
     assert "heaviest completed set of deadlift, all time: 175 kg × 2 (2024-09-15)" in answer.text
     assert "heaviest completed set of trap bar deadlift, all time: 200 kg × 1 (2025-03-03)" in answer.text

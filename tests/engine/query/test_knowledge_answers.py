@@ -53,6 +53,7 @@ def open_kb_engine(tmp_path: Path, fake: FakeOllama) -> Opener:
             data_dir=data,
             default_timezone="Asia/Seoul",
             llm=LLMConfig(host=fake.url, timeout_s=5.0, max_retries=2),
+            read_in_code=False,  # the scenarios script the Router and Planner per message
             knowledge=KnowledgeConfig(
                 data_dir=data, embedding_backend="ollama", embedding_model="bge-m3", ollama_host=fake.url,
                 ollama_timeout_s=5, **knowledge,

@@ -15,7 +15,7 @@ from engine.knowledge.model import Chunk
 from engine.query.answering import table_for
 from engine.query.articles import MAX_CHARS, MAX_CHUNK_CHARS, offer, prompt
 from engine.query.number_reading import stated_values
-from engine.query.periods import read_periods
+from engine.language.periods import read_periods
 from engine.query.questions import read_question
 from engine.query.records import history_facts, merge
 from engine.store.bouts import BoutStore
@@ -52,7 +52,7 @@ async def test_synthesizer_and_former_prompts_fit(tmp_path: Path) -> None:
     await import_history(db)
     ctx = DomainSelector(DomainRegistry.load()).build_active_context(["strength", "running"])
     today = date(2026, 11, 22)
-    question = "역대 벤치프레스 최고 기록이랑 2021년 3월 이후로 얼마나 늘었는지 알려줘, 100kg 5x5도 했었나?"
+    question = "역대 벤치프레스 종류 최고 기록이랑 2021년 3월 이후로 얼마나 늘었는지 알려줘, 100kg 5x5도 했었나?"
     shape = read_question(question, ctx, today)
     periods = read_periods(question, today)
     stated = list(stated_values(question))
