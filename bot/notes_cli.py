@@ -20,7 +20,7 @@ from bot.config import Settings, fail
 from bot.progress import Progress
 
 if TYPE_CHECKING:
-    from engine.domains.registry import ActiveDomainContext
+    from engine.domains.registry import ActiveDomainContext, DomainRegistry
     from engine.importers import StoreReport
     from engine.importers.notes import Note
 
@@ -56,7 +56,9 @@ def run_notes_import(settings: Settings, folder: Path, *, user: str, use_model: 
     ctx = DomainSelector(registry).build_active_context(names)
     progress = NotesProgress(sys.stderr)
     try:
-        report, parsed, model_note = asyncio.run(_import(settings, ctx, scan.notes, user, use_model, progress))
+        report, parsed, read_by_code, model_note = asyncio.run(
+            _import(settings, registry, ctx, scan.notes, user, use_model, progress)
+        )
     except DataDirError as exc:
         progress.clear()
         fail(str(exc))
@@ -66,6 +68,8 @@ def run_notes_import(settings: Settings, folder: Path, *, user: str, use_model: 
     if report.updated:
         line += f", {report.updated} updated (edited since the last import)"
     print(line)
+    if read_by_code:
+        print(f"{read_by_code} read into sets by code, no model needed")
     if model_note:
         print(model_note)
     elif parsed:
@@ -83,23 +87,27 @@ def run_notes_import(settings: Settings, folder: Path, *, user: str, use_model: 
 
 async def _import(
     settings: Settings,
+    registry: DomainRegistry,
     ctx: ActiveDomainContext,
     notes: list[Note],
     user: str,
     use_model: bool,
     progress: Progress,
-) -> tuple[StoreReport, int, str]:
+) -> tuple[StoreReport, int, int, str]:
     from engine.agents.llm import LLM
     from engine.errors import ModelMissing, ModelTimeout, ModelUnreachable
     from engine.importers import _existing_keys, store_imported
-    from engine.importers.notes import note_entry, parse_note, source_key
+    from engine.importers.notes import note_entry, parse_note, read_note, source_key
+    from engine.reading.message import keep_read, log_words
     from engine.store.db import Database
 
     config = settings.engine_config()
     config.data_dir.mkdir(parents=True, exist_ok=True)
     db = await Database.open(config.entries_db)
     llm = LLM(config.llm) if use_model else None
-    parsed, model_note = 0, "" if use_model else "the model was not asked: notes kept with their terms"
+    parsed, read_by_code = 0, 0
+    model_note = "" if use_model else "the model was not asked: notes code could not read whole kept with their terms"
+    words = log_words(registry, ctx)
     try:
         keys = [source_key(user, n, parsed=True) for n in notes]
         done_before = await _existing_keys(db, user, keys)
@@ -108,21 +116,30 @@ async def _import(
             progress.show("reading", done, len(notes))
             if source_key(user, note, parsed=True) in done_before:
                 continue  # read into sets before: nothing left to do (and the model is the slow part)
-            reading = None
+            # Code reads what it can be sure of first; the model only reads a note code could not read whole.
+            reading, whole = read_note(note, words)
+            by_code = reading is not None
+            if whole:
+                read_by_code += 1
+                entries.append(note_entry(user, note, ctx, reading))
+                continue
             if llm is not None:
                 try:
-                    reading = await parse_note(llm, ctx, note)
+                    by_model = await parse_note(llm, ctx, note)
                 except (ModelUnreachable, ModelTimeout, ModelMissing) as exc:
                     # One clear line, then the rest without the model rather than a failure per note.
                     model_note = f"{exc} Notes were kept with their terms; import again later to read the sets."
                     await llm.aclose()
                     llm = None
-                parsed += reading is not None
-            entries.append(note_entry(user, note, ctx, reading))
+                    by_model = None
+                if by_model is not None:
+                    parsed += 1
+                    reading, by_code = (keep_read(by_model, reading) if reading else by_model), False
+            entries.append(note_entry(user, note, ctx, reading, by_code=by_code))
         report = await store_imported(db, user, entries)
         report = replace(report, present=report.present + len(done_before))
     finally:
         if llm is not None:
             await llm.aclose()
         await db.close()
-    return report, parsed, model_note
+    return report, parsed, read_by_code, model_note

@@ -69,7 +69,7 @@ async def _run(engine: Engine, turn: Control) -> list[Outcome]:
     if action == "export":
         return await export(engine.entries, turn, await engine.timezone(turn.user))
     if action == "undo":
-        return await undo(engine.patches, turn)
+        return await undo(engine.entries, engine.patches, turn)
     if action == "history":
         return await history(engine.patches, turn)
     removed = await forget(engine, turn)
@@ -175,7 +175,17 @@ async def export(entries: EntryStore, turn: Control, tz: str) -> list[Outcome]:
     ]
 
 
-async def undo(patches: PatchStore, turn: Control) -> list[Outcome]:
+async def undo(entries: EntryStore, patches: PatchStore, turn: Control) -> list[Outcome]:
+    """Take back the latest change: an entry just logged in a chat, or else the last approved plan or correction.
+
+    A log is taken back only when nothing was planned, decided or committed since: after
+    a cancelled plan, /undo has nothing of that plan to undo and leaves the earlier log alone.
+    """
+    logged = await entries.last_logged(turn.user)
+    since = [t for t in (await patches.last_committed_at(turn.user), await patches.last_event_at(turn.conversation)) if t]
+    if logged is not None and all(logged.created_at > t for t in since):
+        await entries.remove(turn.user, logged.entry_id)
+        return [Notice(text=texts.log_removed(logged.summary, logged.occurred_on), code="undone")]
     undone = await patches.undo_last(turn.user)
     if undone is None:
         return [Notice(text=texts.NOTHING_TO_UNDO, code="nothing")]

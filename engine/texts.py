@@ -67,7 +67,7 @@ NOTHING_TO_RETRY = "Nothing to retry: every message so far was handled."
 # --------------------------------------------------------------------------- data controls
 
 NO_ENTRIES_TO_EXPORT = "You have no entries yet, so there is nothing to export."
-NOTHING_TO_UNDO = "Nothing to undo: no approved plan or correction of yours is in effect."
+NOTHING_TO_UNDO = "Nothing to undo: no log, approved plan or correction of yours is in effect."
 NO_PLANNING_EVENTS = "No planning events in this conversation yet."
 
 
@@ -77,6 +77,11 @@ def bad_timezone(name: str) -> str:
 
 def timezone_set(name: str) -> str:
     return f"Time zone set to {name}. “Yesterday” now means yesterday there."
+
+
+def log_removed(summary: str, on: date) -> str:
+    """What /undo took back when the latest change was a logged entry."""
+    return f"Removed the last log: {summary} ({on.isoformat()})."
 
 
 def undone(lines: Sequence[str]) -> str:

@@ -30,10 +30,6 @@ def fake() -> Iterator[FakeOllama]:
 
 def engine_config(data_dir: Path, fake: FakeOllama, **overrides: Any) -> EngineConfig:
     llm = LLMConfig(host=fake.url, timeout_s=overrides.pop("timeout_s", 5.0), max_retries=2)
-    # The suites written before code read messages first script the Router, Parser and Planner for every
-    # turn: they drive that path (what READ_IN_CODE=false does, and what any message code cannot read
-    # takes). Tests of code-first reading pass read_in_code=True, the default everywhere else.
-    overrides.setdefault("read_in_code", False)
     return EngineConfig(data_dir=data_dir, llm=llm, default_timezone=overrides.pop("tz", "Asia/Seoul"), **overrides)
 
 
@@ -46,7 +42,18 @@ def checkpointer_kind(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def open_engine(tmp_path: Path, fake: FakeOllama, checkpointer_kind: str) -> OpenEngine:
+def read_in_code(request: pytest.FixtureRequest) -> bool:
+    """Code reads messages first (the default), unless the module is marked ``model_reads``.
+
+    Suites about the model path's mechanics (failures, timeouts, retries, ordering, clarification)
+    script the Router and Parser for every turn: they drive that path, as READ_IN_CODE=false does
+    and as every message code cannot read does.
+    """
+    return request.node.get_closest_marker("model_reads") is None
+
+
+@pytest.fixture
+def open_engine(tmp_path: Path, fake: FakeOllama, checkpointer_kind: str, read_in_code: bool) -> OpenEngine:
     """``async with open_engine() as engine`` — a real engine on the fake model.
 
     With the SQLite checkpointer a second ``open_engine()`` on the same
@@ -57,6 +64,7 @@ def open_engine(tmp_path: Path, fake: FakeOllama, checkpointer_kind: str) -> Ope
 
     @asynccontextmanager
     async def _open(**overrides: Any) -> AsyncIterator[Engine]:
+        overrides.setdefault("read_in_code", read_in_code)
         config = engine_config(tmp_path / "data", fake, **overrides)
         saver = memory if checkpointer_kind == "memory" else None
         async with Engine.open(config, checkpointer=saver) as engine:
@@ -66,11 +74,12 @@ def open_engine(tmp_path: Path, fake: FakeOllama, checkpointer_kind: str) -> Ope
 
 
 @pytest.fixture
-def sqlite_engine(tmp_path: Path, fake: FakeOllama) -> OpenEngine:
+def sqlite_engine(tmp_path: Path, fake: FakeOllama, read_in_code: bool) -> OpenEngine:
     """Like ``open_engine`` but always on the SQLite checkpointer."""
 
     @asynccontextmanager
     async def _open(**overrides: Any) -> AsyncIterator[Engine]:
+        overrides.setdefault("read_in_code", read_in_code)
         async with Engine.open(engine_config(tmp_path / "data", fake, **overrides)) as engine:
             yield engine
 

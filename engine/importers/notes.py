@@ -22,21 +22,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from engine.agents.llm import LLM
 from engine.agents.parser import parse
 from engine.agents.schemas import ParserOutput
 from engine.domains.registry import ActiveDomainContext
-from engine.entries.model import NewEntry
+from engine.entries.model import ExerciseLog, Metric, NewEntry
 from engine.entries.summaries import summarize
 from engine.errors import ModelFailed, ModelInvalid
+from engine.language.logs import LogWords, read_log
 from engine.language.vocab import normalize_name
 
 SUFFIXES = (".md", ".markdown", ".txt")
 MAX_NOTE_CHARS = 20_000
 """Longer files are cut here: a daily note past this is rarely a training log."""
 _DAY = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
+_WORDS = re.compile(r"[^\W_]", re.UNICODE)
 _FRONT_MATTER = re.compile(r"\A---\s*\n.*?\n---\s*(\n|\Z)", re.DOTALL)
 
 
@@ -97,10 +99,57 @@ def scan_notes(folder: Path) -> NotesScan:
     return scan
 
 
-def source_key(user_key: str, note: Note, *, parsed: bool = False) -> str:
+Reading = Literal["note", "code", "parsed"]
+"""How a note was read: kept as text, its sure sets read by code (the rest left for the model), or read whole."""
+
+
+def source_key(user_key: str, note: Note, *, parsed: bool = False, reading: Reading | None = None) -> str:
     """``notes:<sha256>`` of the user, the file, its text and its reading: the same note imports once."""
-    material = "\n".join(["notes/1", "parsed" if parsed else "note", user_key, note.path, note.text])
+    how = reading or ("parsed" if parsed else "note")
+    material = "\n".join(["notes/1", how, user_key, note.path, note.text])
     return "notes:" + hashlib.sha256(material.encode()).hexdigest()
+
+
+def read_note(note: Note, words: LogWords) -> tuple[ParserOutput | None, bool]:
+    """What code reads of a note for certain, and whether that is all of it.
+
+    Each line is read like a chat message; a line that is not read completely
+    (a lossy summary such as "105키로 1개 들어봄! 75까지 드랍해서 6세트", a
+    journal line) adds nothing, so no set the person did not write is stored.
+
+    Returns:
+        Code's reading (None when no line was read) and True when every line with
+        words in it was read, so the note needs no model.
+    """
+    exercises: list[ExerciseLog] = []
+    metrics: list[Metric] = []
+    domains: set[str] = set()
+    whole = True
+    for line in note.text.splitlines():
+        line = line.strip().lstrip("#-*• \t")
+        if not line or not _WORDS.search(line):
+            continue
+        reading = read_log(line, words, note.day)
+        day = reading.day.on if reading.day is not None else None
+        if not reading.complete or (day is not None and day != note.day):
+            whole = False
+            continue
+        exercises.extend(reading.exercises)
+        metrics.extend(reading.metrics)
+        domains.add(reading.domain)
+    if len(domains) != 1 or (metrics and exercises) or (len(metrics) > 2 and not exercises):
+        # Nothing read, or a run and lifts (or two runs) in one note: one entry cannot hold them; the model's part.
+        return None, False
+    (domain,) = domains
+    numbered = [
+        e.model_copy(update={"set_details": [d.model_copy(update={"set_num": i}) for i, d in enumerate(e.set_details, 1)]})
+        for e in exercises
+    ]
+    parsed = ParserOutput(
+        activity_type=domain if metrics else "strength", domain=domain, exercises=numbered, metrics=metrics,
+        summary="", status="parsed",
+    )
+    return parsed, whole
 
 
 def _domain_of(terms: Sequence[str], ctx: ActiveDomainContext) -> str:
@@ -112,15 +161,19 @@ def _domain_of(terms: Sequence[str], ctx: ActiveDomainContext) -> str:
     return next(name for name, n in counts.items() if n == best)
 
 
-def note_entry(user_key: str, note: Note, ctx: ActiveDomainContext, parsed: ParserOutput | None = None) -> NewEntry:
+def note_entry(
+    user_key: str, note: Note, ctx: ActiveDomainContext, parsed: ParserOutput | None = None, *, by_code: bool = False
+) -> NewEntry:
     """One note as an entry: parsed sets when ``parsed`` holds a usable reading, else a plain note.
 
     Args:
         user_key: Whose note.
         note: The day's note.
         ctx: The active domains (vocabulary for the terms).
-        parsed: The Parser's reading, or None when there is none (no model, or it
+        parsed: The reading, or None when there is none (no model, or it
             could not read the note without guessing).
+        by_code: ``parsed`` is code's part of a note the model has not read yet: a later
+            import with the model reads the rest and replaces this entry.
     """
     terms = ctx.vocabulary.terms(note.text)
     imported: dict[str, Any] = {"app": "notes", "workout_id": note.path}
@@ -138,7 +191,7 @@ def note_entry(user_key: str, note: Note, ctx: ActiveDomainContext, parsed: Pars
             raw_text=note.text,
             terms=list(dict.fromkeys([*terms, *names])),
             source="import",
-            source_key=source_key(user_key, note, parsed=True),
+            source_key=source_key(user_key, note, reading="code" if by_code else "parsed"),
         )
     first_line = next((line.strip("#-* \t") for line in note.text.splitlines() if line.strip("#-* \t")), "")
     return NewEntry(

@@ -16,9 +16,9 @@ Monday to Sunday):
 * a week of a month: "first week of March 2019" (days 1-7), "second week
   of …" (8-14), "last week of February" (its last 7 days), "3월 첫째 주";
 * since: "since March" (to today), "since 2025", "3월부터", "3월 이후";
-* a month: "March 2021", "in March" / "last March" (the latest March not
-  after today), "2021년 3월", "3월에", "올해 9월", "작년 9월";
-* a year: "in 2021", "2021년", last year / 작년, this year / 올해;
+* a month: "March 2021", "in March" / "from March" / "last March" (the
+  latest March not after today), "2021년 3월", "3월에", "올해 9월", "작년 9월";
+* a year: "in 2021", "from 2019", "2021년", last year / 작년, this year / 올해;
 * calendar months and weeks: last month / 지난달, this month / 이번 달,
   last week / 지난주, this week / 이번 주 (up to today);
 * rolling spans up to today: "the last 30 days", "past two weeks", "the
@@ -74,11 +74,15 @@ _DAY_EN = (
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH})\.?(?:,?\s+{_YEAR})?|\d{{1,2}}/\d{{1,2}}(?:/\d{{4}})?"
 )
 _SIDE_EN = rf"(?:{_DAY_EN}|(?:{_MONTH})\.?(?:,?\s+{_YEAR})?|{_YEAR})"
-_SIDE_KO = rf"(?:\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|(?:(?:{_YEAR}|\d\d)\s*년\s*)?\d{{1,2}}\s*월(?:\s*\d{{1,2}}\s*일)?|{_YEAR}\s*년)"
+_SIDE_KO = (
+    rf"(?:\d{{4}}[-/.]\d{{1,2}}[-/.]\d{{1,2}}|(?:(?:{_YEAR}|\d\d)\s*년\s*|(?:올해|금년|작년|지난해|재작년)\s*)?"
+    rf"\d{{1,2}}\s*월(?:\s*\d{{1,2}}\s*일)?|{_YEAR}\s*년)"
+)
 _MONTH_EN = rf"(?P<mon>{_MONTH})\.?(?:,?\s+(?P<y>{_YEAR}))?"
 _MONTH_KO = rf"(?:(?P<y>{_YEAR})\s*년\s*|(?P<rel>올해|금년|작년|지난해|재작년)\s*)?(?P<m>1[0-2]|0?[1-9])\s*월"
 
 Span = tuple[date, date]
+_YEARS_BACK = {"올해": 0, "금년": 0, "작년": 1, "지난해": 1, "재작년": 2}
 
 
 class Period(BaseModel):
@@ -163,12 +167,14 @@ def _side(text: str, today: date, year: int | None = None) -> tuple[Span, bool] 
         if m["y"]:
             return _month(int(m["y"]), month), True
         return (_month(year, month) if year else _latest_month(month, today)), False
-    m = re.fullmatch(rf"(?:(?P<y>{_YEAR}|\d\d)\s*년\s*)?(?P<m>1[0-2]|0?[1-9])\s*월", text)
+    m = re.fullmatch(rf"(?:(?P<y>{_YEAR}|\d\d)\s*년\s*|(?P<rel>올해|금년|작년|지난해|재작년)\s*)?(?P<m>1[0-2]|0?[1-9])\s*월", text)
     if m is not None:
         month = int(m["m"])
         if m["y"]:
             y = int(m["y"])
             return _month(y + 2000 if y < 100 else y, month), True
+        if m["rel"]:
+            return _month(today.year - _YEARS_BACK[m["rel"]], month), True
         return (_month(year, month) if year else _latest_month(month, today)), False
     m = re.fullmatch(rf"({_YEAR})\s*년?", text)
     if m is not None:
@@ -250,10 +256,8 @@ def _month_ko_span(m: re.Match[str], today: date) -> Span:
     month = int(m["m"])
     if m["y"]:
         return _month(int(m["y"]), month)
-    rel = m["rel"]
-    if rel:
-        back = {"올해": 0, "금년": 0, "작년": 1, "지난해": 1, "재작년": 2}[rel]
-        return _month(today.year - back, month)
+    if m["rel"]:
+        return _month(today.year - _YEARS_BACK[m["rel"]], month)
     return _latest_month(month, today)
 
 
@@ -321,6 +325,9 @@ _RULES: tuple[tuple[re.Pattern[str], _Rule], ...] = tuple(
         (rf"\b(?:(?:in|during|for|of)\s+)?(?P<mon>{_MONTH})\.?,?\s+(?P<y>{_YEAR})\b", _month_en),
         (rf"\blast\s+(?P<mon>{_MONTH})\b(?P<y>)", _month_en),
         (rf"\b(?:in|during|for|of|over)\s+(?P<mon>{_MONTH})\b(?P<y>)", _month_en),
+        # "my squats from May", "from 2019" (a range's "from … to …" was read above)
+        (rf"\bfrom\s+(?P<mon>{_MONTH})\b(?P<y>)", _month_en),
+        (rf"\bfrom\s+(?P<y>{_YEAR})\b", _year),
         (_MONTH_KO + _NOT_A_DAY, _month_ko),
         (rf"(?<![\d.])(?P<y>{_YEAR})\s*년(?!\s*\d+\s*월)", _year),
         (rf"\b(?:in|during|for|of|since)\s+(?P<y>{_YEAR})\b", _year),

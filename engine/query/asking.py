@@ -31,8 +31,9 @@ _SHOW = re.compile(
     re.IGNORECASE,
 )
 _QUESTION = re.compile(
-    r"\?|^\s*(?:what|how|when|which|where|did|do|does|have|has|is|was|were|show|list|tell|give|compare)\b"
-    r"|몇|얼마|언제|어떻|어땠|어때|알려|보여|뭐|무엇|했나|했니|됐나",
+    r"\?|^\s*(?:what|what's|whats|how|when|which|where|why|show|list|find|tell|give|compare)\b"
+    r"|^\s*(?:did|do|does|have|has|is|was|were|am|are|can|could|should)\s+(?:i|my|you|we|it|that|this)\b"
+    r"|몇|얼마|언제|어떻|어땠|어때|알려|보여|뭐|무엇|했나|했니|됐나|했어\?|인가|일까|나요|까요|찾아|비교",
     re.IGNORECASE,
 )
 _KNOWLEDGE = re.compile(
@@ -43,6 +44,12 @@ _KNOWLEDGE = re.compile(
 )
 _OWN = re.compile(r"\b(?:my|mine|i|i'm|i've|me)\b|(?<![가-힣])(?:내|나의|제|저의|내가|제가)(?![가-힣])", re.IGNORECASE)
 _SECOND = re.compile(r"\b(?:your|you|you've|you're|yours)\b|당신|회원님|님의|님은|님이|님께서", re.IGNORECASE)
+
+
+def asks(text: str) -> bool:
+    """Whether a message (or a sentence of it) is a question: a question mark, a question word, or an
+    auxiliary before a person ("did I", "is my"; a report such as "did some squats" is not)."""
+    return _QUESTION.search(text) is not None
 
 
 def shows_list(text: str) -> bool:
@@ -57,7 +64,7 @@ def asks_for_knowledge(text: str) -> bool:
 
 def asks_about_data(text: str, shape: QuestionShape) -> bool:
     """Whether a message asks about the person's own logged data (see the module docstring)."""
-    return bool(_QUESTION.search(text)) and bool(shape.terms or shape.intents) and _OWN.search(text) is not None
+    return asks(text) and bool(shape.terms or shape.intents) and _OWN.search(text) is not None
 
 
 def states_data(reply: str, ctx: ActiveDomainContext) -> bool:

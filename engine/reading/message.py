@@ -10,6 +10,8 @@
   the Parser reads the rest and code's part stays fixed.
 * A log followed by a question ("bench 55kg 10x5 — better than last
   week?"): stored as read, then answered, when the log part reads completely.
+* A report in words with no notation ("walked home, about 40 minutes",
+  "오늘 요가 한시간 했어"): a log for the Parser alone, no Router.
 * A question code can plan: it names exercises, a family, generic words
   ("workouts") or a query intent, or asks what / why / how about a domain
   term; its period is read by :mod:`engine.language.periods`.
@@ -27,7 +29,8 @@ from typing import Literal
 from engine.agents.schemas import ParserOutput
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.language.logs import READ_HERE, LogReading, LogWords, read_log
-from engine.query.asking import asks_for_knowledge, domains_for, shows_list
+from engine.language.vocab import Vocabulary
+from engine.query.asking import asks, asks_for_knowledge, domains_for, domains_holding, shows_list
 from engine.query.lookup import domains_named
 from engine.query.questions import QuestionShape, read_question
 
@@ -51,10 +54,14 @@ _REQUEST = re.compile(
     r"|짜\s?줘|짜\s?주|계획|프로그램|루틴|목표|수정|고쳐|바꿔|잘못|틀렸|아니라|아니고|지워|삭제|알려\s?줘\s*(?:매일|아침)",
     re.I,
 )
-_ASKS = re.compile(
-    r"\?|^\s*(?:what|what's|whats|how|when|which|where|why|show|list|find|tell|give|compare)\b"
-    r"|^\s*(?:did|do|does|have|has|is|was|were|am|are|can|could|should)\s+(?:i|my|you|we|it|that|this)\b"
-    r"|몇|얼마|언제|어떻|어땠|어때|알려|보여|뭐|무엇|했나|했니|됐나|했어\?|인가|일까|나요|까요|찾아|비교",
+# Intents every domain's words share ("how many times", "compare"): they name no domain by themselves.
+_SHARED_INTENTS = frozenset({"frequency", "comparison", "progress", "recent"})
+# A report of something done, in words: a past-tense activity verb, or a duration or distance.
+_REPORT = re.compile(
+    r"\b(?:did|ran|walked|swam|cycled|biked|rode|hiked|lifted|trained|played|stretched|rowed|jogged|climbed"
+    r"|went (?:for|to)|worked out|finished|completed)\b"
+    r"|\b\d+(?:[.,]\d+)?\s*(?:min|mins|minutes|hours?|hrs?|km|k|mi|miles|steps)\b|(?:한|두|세)?\s?시간|\d+\s*(?:분|시간|걸음)"
+    r"|했어|했다|했음|했습니다|다녀왔|걸었|탔다|탔어|뛰었|달렸|수영했|등산",
     re.I,
 )
 # Query words too common in reports to make a question alone ("오늘 마지막 세트", "latest run felt good").
@@ -100,7 +107,7 @@ def read_message(text: str, registry: DomainRegistry, everything: ActiveDomainCo
         return Reading()
     words = log_words(registry, everything)
     parts = [p for p in _SENTENCES.split(source) if p and p.strip()]
-    asking = [p for p in parts if _ASKS.search(p)]
+    asking = [p for p in parts if asks(p)]
     told = [p for p in parts if p not in asking]
     log = read_log(" ".join(told) if asking else source, words, today) if told else None
     if log is not None and log.has_notation:
@@ -114,13 +121,37 @@ def read_message(text: str, registry: DomainRegistry, everything: ActiveDomainCo
         return Reading()
     shape = read_question(source, everything, today)
     if not asking and not shows_list(source) and not set(shape.intents) - _WEAK_INTENTS:
-        # No question word and no query word ("heaviest", "vs", "볼륨"): maybe a log in words; the Router decides.
+        # No question word and no query word ("heaviest", "vs", "볼륨"): a report in words is the Parser's
+        # alone ("walked home, about 40 minutes", "오늘 요가 한시간 했어"); anything else the Router's.
+        if _REPORT.search(source):
+            named = domains_holding(everything.vocabulary.terms(source), registry)
+            return Reading(kind="log", domains=named, log=LogReading(), log_text=source)
         return Reading()
     knowledge = asks_for_knowledge(source) and bool(domains_named(registry, source))
     if not (shape.terms or shape.generic or shape.intents or shape.periods or knowledge):
         return Reading()
-    domains = domains_for(shape, registry) or domains_named(registry, source)
-    return Reading(kind="query", domains=domains, shape=shape, planned=True)
+    return Reading(kind="query", domains=_query_domains(shape, registry, source), shape=shape, planned=True)
+
+
+def _query_domains(shape: QuestionShape, registry: DomainRegistry, text: str) -> list[str]:
+    """The domains a question is about: those of its terms in the order it names them, then those whose
+    query words it uses ("my strongest lift and longest run": strength for "strongest", running for "run")."""
+    holding = domains_for(shape, registry) or domains_named(registry, text)
+    order = {t: i for i, t in enumerate(shape.terms)}
+
+    def first_term(name: str) -> int:
+        domain = registry.get(name)
+        return min((order[t] for t in order if domain is not None and t in domain.vocabulary), default=len(order))
+
+    named = sorted(holding, key=first_term)
+    for name in registry.names:
+        domain = registry.get(name)
+        if domain is None or name in named or not domain.query_keywords:
+            continue
+        intents = Vocabulary({k: list(v) for k, v in domain.query_keywords.items()}).terms(text)
+        if set(intents) - _WEAK_INTENTS - _SHARED_INTENTS:
+            named.append(name)
+    return named
 
 
 def log_words(registry: DomainRegistry, everything: ActiveDomainContext) -> LogWords:

@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS entries (
 CREATE UNIQUE INDEX IF NOT EXISTS entries_source ON entries (user_key, source_key);
 CREATE INDEX IF NOT EXISTS entries_user_day ON entries (user_key, status, occurred_on);
 CREATE INDEX IF NOT EXISTS entries_supersedes ON entries (supersedes) WHERE supersedes IS NOT NULL;
+CREATE INDEX IF NOT EXISTS entries_chat_logs ON entries (user_key, created_at) WHERE source = 'chat' AND status = 'active';
 CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5 (
     owner, raw_text, terms, content='entries', content_rowid='rowid', tokenize='unicode61'
 );

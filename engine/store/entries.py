@@ -250,6 +250,26 @@ class EntryStore:
         strict = set(exact) & set(wanted)
         return [e for e in found if not strict or _names_any(e, wanted, strict)]
 
+    async def last_logged(self, user_key: str) -> Entry | None:
+        """The user's latest entry logged in a chat (what ``/undo`` takes back when it is the latest change)."""
+        async with self._db.conn.execute(
+            f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND source = 'chat' AND status = 'active' "
+            "ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            (user_key,),
+        ) as cur:
+            row = await cur.fetchone()
+        return _row_to_entry(row) if row is not None else None
+
+    async def remove(self, user_key: str, entry_id: str) -> bool:
+        """Mark one of the user's entries deleted (kept for the record, never shown or counted again)."""
+        async with self._db.lock:
+            cur = await self._db.conn.execute(
+                "UPDATE entries SET status = 'deleted' WHERE user_key = ? AND entry_id = ? AND status = 'active'",
+                (user_key, entry_id),
+            )
+            await self._db.conn.commit()
+        return (cur.rowcount or 0) > 0
+
     async def recent(
         self, user_key: str, limit: int = 20, *, kinds: Sequence[EntryKind] = DONE_KINDS
     ) -> list[Entry]:

@@ -203,6 +203,16 @@ class PatchStore:
             result.lines.append(f"{day} {original.summary} → {summary} ({fix.which_sets()})")
             result.reverts.append(f"{day} {summary} back to {original.summary}")
 
+    async def last_committed_at(self, user_key: str) -> datetime | None:
+        """When the user's latest patch still in effect was committed."""
+        async with self._db.conn.execute(
+            "SELECT committed_at FROM patches WHERE user_key = ? AND status = 'committed' "
+            "ORDER BY committed_at DESC, rowid DESC LIMIT 1",
+            (user_key,),
+        ) as cur:
+            row = await cur.fetchone()
+        return datetime.fromisoformat(row[0]) if row is not None else None
+
     async def undo_last(self, user_key: str) -> tuple[str, list[str]] | None:
         """Revert the user's last committed patch; returns its id and one ``… back to …`` line per change, or None."""
         conn = self._db.conn
@@ -262,6 +272,14 @@ class PatchStore:
                 (conversation, user_key, kind, detail[:500], _now(), key),
             )
             await self._db.conn.commit()
+
+    async def last_event_at(self, conversation: str) -> datetime | None:
+        """When the conversation's latest planning event (proposed, decided, undone…) happened."""
+        async with self._db.conn.execute(
+            "SELECT at FROM events WHERE conversation = ? ORDER BY id DESC LIMIT 1", (conversation,)
+        ) as cur:
+            row = await cur.fetchone()
+        return datetime.fromisoformat(row[0]) if row is not None else None
 
     async def events(self, conversation: str, limit: int = 20) -> list[tuple[str, str, str, str]]:
         """The newest events of a conversation, oldest first: (at, kind, user, detail)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 
 from engine.outcomes import Answer, Logged, Notice
-from engine.turns import Message
+from engine.turns import Control, Message
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
@@ -130,3 +130,19 @@ async def test_a_period_code_cannot_read_is_said_aloud(open_engine: OpenEngine, 
         out = await engine.handle(msg("how many times did I squat in the last few weeks?"))
     notices = [o for o in out if isinstance(o, Notice) and o.code == "period"]
     assert notices and "the last few weeks" in notices[0].text
+
+
+async def test_undo_takes_back_a_log_code_stored(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    liar(fake)
+    async with open_engine(read_in_code=True) as engine:
+        await engine.handle(msg("squat 100kg 5x5"))
+        await engine.handle(msg("bench 55kg 10x5"))
+        (removed,) = await engine.handle(Control(conversation=CONV, user=USER, action="undo"))
+        assert isinstance(removed, Notice) and removed.text == (
+            "Removed the last log: bench press 55 kg × 10 reps × 5 sets (2026-11-25)."
+        )
+        assert [e.summary for e in await engine.entries.recent(USER)] == ["squat 100 kg × 5 reps × 5 sets"]
+        await engine.handle(Control(conversation=CONV, user=USER, action="undo"))
+        (nothing,) = await engine.handle(Control(conversation=CONV, user=USER, action="undo"))
+        assert isinstance(nothing, Notice) and nothing.code == "nothing"
+    assert fake.titles() == []

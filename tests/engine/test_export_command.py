@@ -8,6 +8,8 @@ import io
 import json
 from datetime import date
 
+import pytest
+
 from engine.domains.registry import DomainRegistry
 from engine.entries.model import NewEntry
 from engine.entries.strong_format import STRONG_COLUMNS
@@ -18,6 +20,12 @@ from engine.turns import Control, Message
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
 
 CONV = USER = "console:kim"
 

@@ -5,11 +5,19 @@ from __future__ import annotations
 
 from datetime import date, datetime, timezone
 
+import pytest
+
 from engine.outcomes import Answer, Ask, Logged, Notice
 from engine.turns import ClarificationAnswer, Control, Message, Resume
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
+
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
 
 CONV = "console:kim"
 USER = "console:kim"

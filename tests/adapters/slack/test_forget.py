@@ -13,11 +13,19 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.slack_api import TEAM, FakeSlack
 from tests.helpers import scripts
 from tests.helpers.slack import ANN, BOB, CHANNEL, DM, running
+
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
 
 SECRET, OTHER = "PAPAYA", "MANGO"
 """Words only Ann (SECRET) or only Bob (OTHER) wrote."""

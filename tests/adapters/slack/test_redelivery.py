@@ -21,6 +21,12 @@ from tests.fakes.slack_api import APP_TOKEN, TEAM, TOKEN, FakeSlack
 from tests.fakes.slack_socket import FakeSocketMode
 from tests.helpers import scripts
 
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
+
 CHANNEL, ANN, TS = "C0GYM", "U0ANN", "1800000000.000400"
 
 

@@ -5,12 +5,20 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from engine import Answer
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers.telegram import CHAT, USER, running
+
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
 
 ME = f"tg:{USER}"
 

@@ -5,12 +5,20 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from adapters.telegram.keyboards import Press
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers.telegram import running
+
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
 
 GROUP, FORUM = -100200, -100300
 ANN, BOB = 1, 2

@@ -12,6 +12,8 @@ from zoneinfo import ZoneInfo
 
 from telegram import Update
 
+import pytest
+
 from adapters.telegram.intake import SOURCE, delivery_of, status_note
 from engine import Engine
 from tests.conftest import OpenEngine
@@ -19,6 +21,12 @@ from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import BotMessage, FakeTelegram
 from tests.helpers import scripts
 from tests.helpers.telegram import CHAT, USER, Harness, running
+
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
 
 GROUP, ANN, BOB = -100500, 1, 2
 TODAY = datetime.now(ZoneInfo("Asia/Seoul")).date()  # the test engine's default zone

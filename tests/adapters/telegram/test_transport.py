@@ -28,6 +28,12 @@ from tests.fakes.ollama_server import Delay, FakeOllama, Reply
 from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers.telegram import CHAT, USER, running
 
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
+
 SECRET = "webhook-secret-0123456789"
 
 

@@ -133,3 +133,34 @@ def test_progress_line_on_a_terminal_only() -> None:
     quiet = io.StringIO()
     NotesProgress(quiet).show("reading", 3, 3)  # a StringIO is not a terminal
     assert quiet.getvalue() == ""
+
+
+def test_code_reads_what_it_is_sure_of_and_never_a_set_the_note_does_not_pin_down(
+    env: Path, fake: FakeOllama, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")  # no model at first
+    folder = env / "notes"
+    folder.mkdir()
+    (folder / "2019-02-01.md").write_text("스쿼트 100키로 5x5\n오버헤드프레스 40키로 5x5\n", encoding="utf-8")
+    (folder / "2019-02-03.md").write_text("105키로 1개 들어봄! 75까지 드랍해서 6세트\n", encoding="utf-8")
+    (folder / "2019-02-05.md").write_text("벤치 60키로 10회 5세트\n오늘 컨디션 별로. 스트레칭 좀 함\n", encoding="utf-8")
+    (folder / "2019-02-07.md").write_text("5km 28분 달림\n", encoding="utf-8")
+    assert run_notes_import(load_settings(), folder, user=USER) == 0
+    assert "2 read into sets by code, no model needed" in capsys.readouterr().out
+    rows = {r[0]: r for r in stored(env / "data")}
+    assert rows["2019-02-01"][1:3] == ("parsed", "squat 100 kg × 5 reps × 5 sets; overhead press 40 kg × 5 reps × 5 sets")
+    assert rows["2019-02-07"][1:3] == ("parsed", "running: distance km 5 km, duration 28:00")
+    assert rows["2019-02-03"][1] == "note"  # a lossy summary: no set is made up from it
+    # Code's sure part of a note it could not read whole is kept, and the model reads the rest later.
+    assert rows["2019-02-05"][1:3] == ("parsed", "bench press 60 kg × 10 reps × 5 sets")
+    monkeypatch.setenv("OLLAMA_HOST", fake.url)
+    liar = scripts.strength("bench press", 80, 3, 1)  # the model misreads the bench and adds the stretching
+    liar["exercises"].append({"name": "stretching", "sets": 1, "weight_unit": None, "set_details": [{"set_num": 1}]})
+    fake.default("ParserOutput", liar)
+    assert run_notes_import(load_settings(), folder, user=USER) == 0
+    # The two notes code could not read whole go to the model (and only those).
+    assert capsys.readouterr().out.startswith(f"notes: 0 notes imported for {USER}, 2 already present, 2 updated")
+    rows = {r[0]: r for r in stored(env / "data")}
+    # The model added the stretching; the bench stays as code read it, not the model's 80 kg.
+    assert rows["2019-02-05"][2] == "bench press 60 kg × 10 reps × 5 sets; stretching × 1 set"
+    assert fake.titles() == ["ParserOutput"] * 2

@@ -21,6 +21,12 @@ from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
+
 CONV = USER = "console:park"
 # Sunday 2026-11-22, 10:00 in Seoul.
 NOW = datetime(2026, 11, 22, 1, 0, tzinfo=timezone.utc)

@@ -6,6 +6,8 @@ import shutil
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
+
 from engine.domains.registry import BUILTIN_DIR, DomainRegistry, DomainSelector
 from engine.engine import Engine
 from engine.outcomes import Answer, ApprovalRequest, Ask, Logged, Notice
@@ -18,6 +20,12 @@ from tests.helpers import scripts
 from tests.helpers.scripts import good_plan
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
+
+# These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
+# path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
+# drives the default).
+pytestmark = pytest.mark.model_reads
+
 
 CONV = USER = "console:choi"
 NOW = datetime(2026, 11, 22, 1, 0, tzinfo=timezone.utc)  # Sunday 10:00 in Seoul

@@ -1,0 +1,27 @@
+"""The default path in Slack: a log code reads is stored and confirmed in the thread with no model call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import OpenEngine
+from tests.fakes.ollama_server import FakeOllama
+from tests.fakes.slack_api import FakeSlack
+from tests.helpers import scripts
+from tests.helpers.slack import ANN, DM, running
+
+ME = f"slack:T0ALMANAC:{ANN}"
+
+
+async def test_logs_code_reads_need_no_model(sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path) -> None:
+    fake.default("RouterOutput", scripts.router("CHAT"))  # a model that would read these wrong
+    fake.default("ParserOutput", scripts.strength("bench press", 60, 8, 2))
+    async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
+        ts = await ws.mention("bench 55kg 10x5")
+        (english,) = ws.thread(ts)
+        assert english.shown().startswith("✓ Logged ") and "bench press 55 kg × 10 reps × 5 sets" in english.shown()
+        await ws.post("벤치프레스 55키로 10회 5세트", channel=DM)
+        (korean,) = ws.slack.messages(DM)
+        assert "bench press 55 kg × 10 reps × 5 sets" in korean.shown()
+        assert await engine.entries.count(ME) == 2
+    assert ws.slack.errors == [] and fake.titles() == []
