@@ -48,7 +48,7 @@ def run_seed(seed: int, args: argparse.Namespace) -> tuple[Figures, int, float]:
         data = Path(tmp) / "data"
         data.mkdir()
         script_logs(fake, args.model_ms / 1000)
-        bot = BotProcess(tg, fake, data)
+        bot = BotProcess(tg, fake, data, read_in_code=args.read_in_code)
         started = time.monotonic()
         try:
             sent = stream(tg, bot, seed=seed, chats=args.chats, messages=args.messages, kills=args.kills, settle_s=120)
@@ -68,6 +68,10 @@ def main() -> int:
     p.add_argument("--kills", type=int, default=5)
     p.add_argument("--chats", type=int, default=20)
     p.add_argument("--model-ms", type=float, default=30.0, help="time each model call takes")
+    p.add_argument(
+        "--read-in-code", action="store_true",
+        help="the default path (READ_IN_CODE=true): code stores these logs with no model call",
+    )
     args = p.parse_args()
     print(f"{args.seeds} seeds x {args.messages} messages from {args.chats} chats x {args.kills} kills (SIGKILL)")
     header = f"{'seed':>4} {'kills':>5} {'lost':>5} {'unanswered':>10} {'duplicated':>10} {'out-of-order':>12} {'repeated':>8} {'stale ⏳':>8} {'time':>7}"

@@ -41,15 +41,16 @@ _WEIGHT = re.compile(r"bench press (\d+) kg")
 class BotProcess:
     """``python -m bot telegram`` in a child process; stderr (the log) goes to a file."""
 
-    def __init__(self, tg: FakeTelegram, fake: FakeOllama, data_dir: Path) -> None:
+    def __init__(self, tg: FakeTelegram, fake: FakeOllama, data_dir: Path, *, read_in_code: bool = False) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_PREFIXES)}
         env.update(
             TELEGRAM_BOT_TOKEN=tg.token,
             TELEGRAM_API_BASE_URL=tg.base_url,
             OLLAMA_HOST=fake.url,
             OLLAMA_TIMEOUT_S="10",
-            # The crash scenarios script the Router and Parser per message: the model-first path.
-            READ_IN_CODE="false",
+            # The crash scenarios script the Router and Parser per message (the model's path) unless
+            # asked for the default path, where code stores these logs with no model call.
+            READ_IN_CODE="true" if read_in_code else "false",
             DATA_DIR=str(data_dir),
             DEFAULT_TIMEZONE="Asia/Seoul",
             LOG_FORMAT="json",
