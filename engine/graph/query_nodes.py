@@ -23,7 +23,7 @@ from engine.agents.analyzer import analyze
 from engine.agents.clarifier import clarify
 from engine.agents.evaluator import evaluate
 from engine.agents.planner import plan
-from engine.agents.schemas import EvaluatorOutput, Gap, PlannerOutput, SynthesizerOutput
+from engine.agents.schemas import AnalyzerOutput, EvaluatorOutput, Gap, PlannerOutput, SynthesizerOutput
 from engine.agents.synthesizer import synthesize
 from engine.domains.registry import ActiveDomainContext
 from engine.facts import Fact, compute_facts, facts_text
@@ -158,6 +158,8 @@ class QueryNodes:
         }
 
     async def analyze(self, state: State) -> dict[str, Any]:
+        if state.get("code_plan"):
+            return {"analysis": dump(self._judged_in_code(state)), "expansion_request": []}
         ctx = self._ctx(state)
         ids = (state.get("retrieval") or {}).get("entry_ids", [])
         entries = await self.d.entries.by_ids(state["user"], ids)
@@ -174,6 +176,19 @@ class QueryNodes:
         )
         requested = [g.suspected_domain for g in out.gaps if g.outside_current_expertise and g.suspected_domain]
         return {"analysis": dump(out), "expansion_request": requested}
+
+    def _judged_in_code(self, state: State) -> AnalyzerOutput:
+        """Sufficiency judged in code for a question code planned: retrieval already widened what it
+        could, so the answer is written from what was found; a term nothing was found for is a gap."""
+        shape = QuestionShape.model_validate(state["shape"])
+        table = refs_of(state)
+        found = {t for r in table.refs for t in r.terms}
+        gaps = [
+            Gap(description=f"no entries of {term}", gap_type="data", severity="low")
+            for term in shape.terms
+            if term not in found and not shape.families.get(term)
+        ]
+        return AnalyzerOutput(findings=[], patterns=[], gaps=gaps, verdict="sufficient")
 
     async def expand_domain(self, state: State) -> dict[str, Any]:
         history = list(state.get("domain_expansion_history") or [])
@@ -256,6 +271,9 @@ class QueryNodes:
                 accuracy="fail", relevance="pass", safety="pass", completeness="pass",
                 feedback=report.feedback(), verdict="fail",
             )
+        elif state.get("code_plan"):
+            # Code read the question and checked every value: no model re-reads what code already checked.
+            verdict = EvaluatorOutput(accuracy="pass", relevance="pass", safety="pass", completeness="pass", verdict="pass")
         else:
             shown = render_text(draft.answer, table, "en", attached=report.attached)
             values = table.prompt(["fact", "entry", "question", "date"])

@@ -10,7 +10,8 @@ entries, a question about the person's own data, a reply that states it.
 * A question that asks for knowledge rather than numbers ("what is a
   deload", "why did my bench stall", "how much protein should I eat",
   "디로드가 뭐야", "왜 정체됐어"): the knowledge base's articles are searched
-  too, whatever the Planner chose.
+  too, whatever the Planner chose. "How many times did I squat" asks for a
+  count of their own, not for an article.
 * A chat reply that states a number about the person (a number beside an
   exercise, a query word, or "you" / "your" / 회원님): it would state their
   data unchecked, so the turn goes through the query flow instead.
@@ -38,7 +39,8 @@ _QUESTION = re.compile(
 )
 _KNOWLEDGE = re.compile(
     r"\b(?:what(?:'s| is| are| does)(?!\s+(?:my|mine|i|the\s+\w+est\s+(?:i|my))\b)|why|explain|meaning of|difference between|tell me about"
-    r"|how (?:much|many|often|long|hard|fast|should|do|does|can|to)|should i|is it (?:ok|okay|good|bad|safe))\b"
+    r"|how (?:much|many|often|long|hard|fast)\b(?![^?]{0,40}\b(?:did|have|has|was|were)\s+(?:i|my)\b)"
+    r"|how (?:should|do|does|can|to)|should i|is it (?:ok|okay|good|bad|safe))\b"
     r"|뭐야|뭔가요|뭐예요|뭐에요|무엇인가|무엇이|이란|란\s?무엇|왜|어떻게\s?해|얼마나\s?(?:먹|해|자)|설명|차이",
     re.IGNORECASE,
 )
