@@ -77,7 +77,6 @@ class LogReading:
     """Strength notation or a distance was found: a log, whatever else it says."""
     left: list[str] = field(default_factory=list)
     """Words code could not account for (why the reading is incomplete)."""
-
     lift_domain: str = ""
     """The domain of the lifts read, when any."""
 

@@ -181,7 +181,7 @@ def log_words(registry: DomainRegistry, everything: ActiveDomainContext) -> LogW
 def parsed_from(log: LogReading) -> ParserOutput:
     """The entry code read, in the shape the Parser gives (so storing it is the same step)."""
     return ParserOutput(
-        activity_type=log.sport or "strength",
+        activity_type=log.domain or log.lift_domain,
         domain=log.domain,
         exercises=log.exercises,
         metrics=log.metrics,
