@@ -32,7 +32,7 @@ class State(TypedDict, total=False):
     intent: str
     also_query: bool
     read: dict[str, Any] | None
-    """What code read of the message before any model (``CodeRead``): the log it states, if any."""
+    """What code read of a log before any model: ``complete`` and ``parsed`` (a ``ParserOutput``)."""
     small_talk: str
     """``greeting`` or ``thanks`` when the message is only that: answered by code."""
     code_plan: bool

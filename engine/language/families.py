@@ -15,7 +15,7 @@ Canonical terms outside every family are families of one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 GENERIC = "<generic>"
 """The canonical term generic words match as in a question; never a search term."""
@@ -66,19 +66,21 @@ class Families:
         """Whether ``canonical`` names a family with other members (so a question about it widens)."""
         return len(self._members.get(canonical, ())) > 1
 
-    def expand(self, terms: Iterable[str]) -> list[str]:
-        """Terms with each family name followed by its members; variations stay alone.
+    def expand(self, terms: Iterable[str], whole: Collection[str]) -> list[str]:
+        """Terms with each family named as a whole followed by its members; every other term stays alone.
 
         Args:
             terms: Canonical terms as a question names them.
+            whole: Those of ``terms`` the question names as a family ("presses", "squat variations");
+                a lift's own name is that lift.
 
         Returns:
-            Distinct terms in order: ``["overhead press"]`` becomes
-            ``["overhead press", "seated overhead press", "push press", …]``;
-            ``["push press"]`` stays as it is.
+            Distinct terms in order: ``["overhead press"]`` with ``whole={"overhead press"}`` becomes
+            ``["overhead press", "seated overhead press", "push press", …]``; without it, and
+            ``["push press"]`` either way, it stays as it is.
         """
         out: dict[str, None] = {}
         for term in terms:
-            for member in self.members(term) if self.is_family(term) else (term,):
+            for member in self.members(term) if term in whole and self.is_family(term) else (term,):
                 out.setdefault(member, None)
         return list(out)

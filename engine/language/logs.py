@@ -53,7 +53,7 @@ _FILLER = frozenset(
 )
 _PARTICLES = frozenset("은 는 이 가 을 를 도 로 으로 에 에서 랑 이랑 하고 씩 만 요 까지 부터 정도 쯤".split())
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-READ_HERE = frozenset({"rpe"})
+_READ_HERE = frozenset({"rpe"})
 """Vocabulary terms this reader reads itself (never a modifier)."""
 _SLASHED = re.compile(r"\d\s*/\s*\d")
 _WEIGHTED = re.compile(r"\bweighted\b|중량|\+\s*\d", re.I)
@@ -140,7 +140,7 @@ def read_log(text: str, words: LogWords, today: date) -> LogReading:
     reading.left = _leftover(source, covered)
     named = {m.canonical for m in found if m.canonical in words.lifts}
     # A drop set, a superset, "to failure": words that change what the sets were, for the model to read.
-    other = {m.canonical for m in found} & words.modifiers
+    other = ({m.canonical for m in found} & words.modifiers) - _READ_HERE
     read_names = {e.name for e in exercises}
     mixed = bool(exercises) and cardio is not None
     reading.complete = (

@@ -128,7 +128,7 @@ def read_question(
         date=when.day,
         periods=when.periods,
         unread=when.unread,
-        search_terms=_widened(named, families),
+        search_terms=ctx.families.expand(named, families),
         families=families,
         generic=list(dict.fromkeys(m.spelling for m in matches if m.canonical == GENERIC)),
     )
@@ -145,15 +145,6 @@ _KIND_BEFORE = re.compile(
 def _names_kind(text: str, m: Match) -> bool:
     """Whether a lift's name is used as a kind ("squat variations", "all my squats", "스쿼트 종류")."""
     return bool(_KIND_AFTER.match(text, m.end)) or _KIND_BEFORE.search(text[max(0, m.start - 40) : m.start]) is not None
-
-
-def _widened(named: Sequence[str], families: dict[str, list[str]]) -> list[str]:
-    """The terms, each family the question names as a whole followed by its members."""
-    out: dict[str, None] = {}
-    for term in named:
-        for member in families.get(term, [term]):
-            out.setdefault(member, None)
-    return list(out)
 
 
 def _uncovered(word: str, matches: Sequence[Match]) -> bool:

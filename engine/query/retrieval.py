@@ -101,7 +101,8 @@ def normalize_instructions(
             the vocabulary (canonical, widened by family). Without it, only the
             question's generic words are dropped from them.
         lists: The question asks to see entries ("find/show/list all my X"): a
-            keyword search of its terms over the whole history, a period or not.
+            keyword search of its terms over the whole history (within the period
+            or day it names, when it names one).
     """
     planned = [_meaningful(inst, shape, ctx) for inst in planned]
     out: list[RetrievalInstruction] = []

@@ -28,7 +28,7 @@ from typing import Literal
 
 from engine.agents.schemas import ParserOutput
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
-from engine.language.logs import READ_HERE, LogReading, LogWords, read_log
+from engine.language.logs import LogReading, LogWords, read_log
 from engine.language.vocab import Vocabulary
 from engine.query.asking import asks, asks_for_knowledge, domains_for, domains_holding, shows_list
 from engine.query.lookup import domains_named
@@ -79,8 +79,6 @@ class Reading:
     """The domains the message is about, as code read them."""
     log: LogReading | None = None
     """The log part, for a log."""
-    log_text: str = ""
-    """The words the log part stands on (the question left out)."""
     also_query: bool = False
     """A log followed by a question about it."""
     shape: QuestionShape | None = None
@@ -112,11 +110,11 @@ def read_message(text: str, registry: DomainRegistry, everything: ActiveDomainCo
     log = read_log(" ".join(told) if asking else source, words, today) if told else None
     if log is not None and log.has_notation:
         if not asking:
-            return Reading(kind="log", domains=[log.domain] if log.domain else [], log=log, log_text=source)
+            return Reading(kind="log", domains=[log.domain] if log.domain else [], log=log)
         if log.complete:
             shape = read_question(" ".join(asking), everything, today)
             return Reading(
-                kind="log", domains=[log.domain], log=log, log_text=" ".join(told), also_query=True, shape=shape
+                kind="log", domains=[log.domain], log=log, also_query=True, shape=shape
             )
         return Reading()
     shape = read_question(source, everything, today)
@@ -125,7 +123,7 @@ def read_message(text: str, registry: DomainRegistry, everything: ActiveDomainCo
         # alone ("walked home, about 40 minutes", "오늘 요가 한시간 했어"); anything else the Router's.
         if _REPORT.search(source):
             named = domains_holding(everything.vocabulary.terms(source), registry)
-            return Reading(kind="log", domains=named, log=LogReading(), log_text=source)
+            return Reading(kind="log", domains=named, log=LogReading())
         return Reading()
     knowledge = asks_for_knowledge(source) and bool(domains_named(registry, source))
     if not (shape.terms or shape.generic or shape.intents or shape.periods or knowledge):
@@ -174,7 +172,7 @@ def log_words(registry: DomainRegistry, everything: ActiveDomainContext) -> LogW
             sports.update({term: domain.name for term in domain.vocabulary})
     return LogWords(
         everything.vocabulary, everything.units, frozenset(lifts), frozenset(bodyweight), sports, lift_domain,
-        frozenset(modifiers - READ_HERE),
+        frozenset(modifiers),
     )
 
 

@@ -73,11 +73,13 @@ def test_strength_vocabulary_is_split_into_short_parts() -> None:
         assert len(path.read_text(encoding="utf-8").splitlines()) <= 300, path.name
 
 
-def test_families_expand_only_family_names() -> None:
+def test_families_expand_only_families_named_as_a_whole() -> None:
     families = Families({"overhead press": ["overhead press", "push press", "seated overhead press"]})
-    assert families.expand(["overhead press"]) == ["overhead press", "push press", "seated overhead press"]
-    assert families.expand(["push press"]) == ["push press"]
-    assert families.expand(["squat", "push press", "overhead press"]) == [
+    whole = {"overhead press"}
+    assert families.expand(["overhead press"], whole) == ["overhead press", "push press", "seated overhead press"]
+    assert families.expand(["overhead press"], set()) == ["overhead press"]  # a lift's name is that lift
+    assert families.expand(["push press"], {"push press"}) == ["push press"]
+    assert families.expand(["squat", "push press", "overhead press"], whole) == [
         "squat",
         "push press",
         "overhead press",
