@@ -242,6 +242,52 @@ def is_it_right(claim: str) -> str:
     return f"Is it right that {claim}?"
 
 
+CONFIRM_OPTIONS = ("Yes", "No")
+"""The answers offered to "Is it right that …?" (a press sends the option's text)."""
+YOU_CONFIRMED = "you said it is right"
+YOU_DENIED = "you said it is not right"
+
+
+def you_wrote(day: date, words: str) -> str:
+    """Evidence source: the person's own request."""
+    return f"you, {day.isoformat()}: “{words}”"
+
+
+def you_answered(day: date, answer: str, question: str) -> str:
+    """Evidence source: the person's answer to a question."""
+    return f"you, {day.isoformat()}: “{answer}” to “{question}”"
+
+
+def you_wrote_otherwise(written: Sequence[str]) -> str:
+    """Evidence note: a claim citing the person's values with a number they did not write."""
+    return "you wrote " + ", ".join(written)
+
+
+def denied(claim: str) -> str:
+    """A problem for the planner's next round: the person said a claim is wrong."""
+    return f"They said this is not right: {claim}"
+
+
+def not_given(what: str, written: str) -> str:
+    """A problem for the planner's next round: a number in an operation that is neither theirs nor their log's."""
+    return f"{what}: “{written}” is neither in the request nor in the log"
+
+
+def unknown_ids(what: str, ids: Sequence[str]) -> str:
+    """A problem for the planner's next round: references to ids it was not offered."""
+    return f"{what}: {', '.join(ids)} are not ids from the list"
+
+
+def month_not_asked(what: str, written: str) -> str:
+    """A problem for the planner's next round: a month their request does not name."""
+    return f"{what}: “{written}” is not a date the request names"
+
+
+def unit_not_logged(exercise: str, unit: str, logged: str) -> str:
+    """A problem for the planner's next round: a planned weight in another unit than their log's."""
+    return f"{exercise} is logged in {logged}, not {unit}"
+
+
 def not_done(refused: Sequence[str]) -> str:
     return "Not done: " + "; ".join(refused) + "."
 

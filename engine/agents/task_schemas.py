@@ -21,7 +21,7 @@ class ProposedOp(BaseModel):
     reps: int | None = Field(default=None, ge=0, le=1000)
     weight: float | None = Field(default=None, ge=0)
     unit: str | None = Field(default=None, description="kg or lb.")
-    goal: str | None = Field(default=None, description="set_goal: the goal in one line.")
+    goal: str | None = Field(default=None, description="set_goal: the goal in one line; values as ids like {Q1}.")
     field: str | None = Field(default=None, description="correct_entry: weight, reps or sets.")
     old_value: str | None = Field(default=None, description="correct_entry: the value as logged.")
     new_value: str | None = Field(default=None, description="correct_entry: the right value.")
@@ -35,7 +35,10 @@ class ProposedAssumption(BaseModel):
     )
     source: str = Field(
         default="",
-        description="The id of what shows it: an entry (E3) or fact (F2), or an expertise or rule line (R4).",
+        description=(
+            "The id of what shows it: an entry (E3) or fact (F2), a value they wrote (Q1) or \"answer\", "
+            "an expertise or rule line (R4), an article (K1)."
+        ),
     )
 
 

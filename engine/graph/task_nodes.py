@@ -3,12 +3,17 @@ WAIT_USER)* → APPROVAL → EXECUTE. Nothing changes until the person approves.
 
 FORM_TASK is a bounded loop (never recursive): it investigates what the
 domain's ``investigation_tools`` allow (entries and facts over widening
-windows, the expertise and rule lines) and re-forms until the gate passes, or
-it stops at ``max_attempts``, at two rounds gaining less than ``delta_min``,
-or at ``max_time_ms``, a deadline on the whole loop that cancels a model call
-still running. Evidence is checked in code (:mod:`engine.tasks.evidence`);
-the plan's text refers to values by id (:mod:`engine.tasks.wording`). Then it
-asks the person, or downgrades the TaskSheet to a WorkPlan that is only shown.
+windows, sized to the request: :mod:`engine.tasks.values`; the expertise and
+rule lines) and re-forms until the gate passes, or it stops at
+``max_attempts``, when a round brings nothing (the same proposal again, or
+confidence not rising with no fewer problems), before a round that would
+send the very prompt the last one sent, or at ``max_time_ms``, a deadline on
+the whole loop that cancels a model call still running. Evidence is checked
+in code (:mod:`engine.tasks.evidence`), the person's own word counting as
+evidence of itself (:mod:`engine.tasks.said`); the plan's text refers to
+values by id (:mod:`engine.tasks.wording`). Then it asks the person (never
+the same question twice in a turn), or downgrades the TaskSheet to a
+WorkPlan that is only shown.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any
 import structlog
 from langgraph.types import interrupt
 
-from engine.agents.former import form
+from engine.agents.former import Prompt, form, prompt
 from engine.tasks.model import Patch, TaskSheet, WorkPlan
 from engine.agents.task_schemas import TaskFormationOutput
 from engine.domains.model import Domain
@@ -38,11 +43,14 @@ from engine.query import articles as kb
 from engine.query.answering import names_for
 from engine.query.articles import ArticleNote
 from engine.query.lookup import articles_for
-from engine.query.number_reading import stated_values
-from engine.query.references import RefTable, build_table
+from engine.query.references import RefTable
 from engine.query.render import language_of
+from engine.tasks.amounts import Given, logged_amounts
 from engine.tasks.evidence import add_rule_lines, check_evidence
-from engine.tasks.formation import check_ops, confidence, gate, patch_id_for, stagnated
+from engine.tasks.logged import logged_values
+from engine.tasks.formation import Round, check_ops, confidence, gate, patch_id_for, proposal_of, stagnated
+from engine.tasks.said import Said, not_yet_asked
+from engine.tasks.values import article_values_once, formation_table, subjects_of, window
 from engine.tasks.wording import wording_problems, worded
 
 log = structlog.get_logger("engine.tasks")
@@ -52,8 +60,9 @@ MAX_TASK_QUESTIONS_ROUNDS = 2
 # --------------------------------------------------------------------------- nodes
 
 
-FORMATION_ARTICLE_CHARS = 2500
-"""Article text in the planner's prompt (it also carries the expertise lines and the history's values)."""
+FORMATION_ARTICLE_CHARS = 1500
+"""Article text in the planner's prompt (it also carries the expertise lines and the history's values;
+issue 21 keeps the whole prompt within 2,500 tokens)."""
 
 
 class TaskNodes:
@@ -81,24 +90,25 @@ class TaskNodes:
         return await articles_for(self.d.library, ctx, state["text"], knowledge_query=state["text"])
 
     async def _investigate(
-        self, state: State, domain: Domain, ctx: ActiveDomainContext, attempt: int, chunks: list[Chunk]
+        self, state: State, domain: Domain, ctx: ActiveDomainContext, attempt: int, chunks: list[Chunk], said: Said
     ) -> tuple[list[Entry], list[Fact], RefTable, list[ArticleNote]]:
         """One round's reading, limited to the domain's ``investigation_tools``: entries over a widening
-        window, facts computed from them, the expertise and rule lines; and the request's own values."""
+        window (or the past period the request names), facts computed from them, the expertise and rule
+        lines; what is offered is sized to the request, with the person's own values."""
         tools = set(domain.investigation_tools)
         today = date.fromisoformat(state["today"])
         profile = domain.retrieval_profile
-        days = profile.days[min(attempt, len(profile.days) - 1)]
+        first, last = window(state["text"], today, profile.days[min(attempt, len(profile.days) - 1)])
         # Entries are read even without the tool: a correction must find the entry it corrects.
-        entries = await self.d.entries.between(
-            state["user"], today - timedelta(days=days - 1), today, limit=profile.max_entries
-        )
+        entries = await self.d.entries.between(state["user"], first, last, limit=profile.max_entries)
         facts = compute_facts(entries, today=today) if "facts" in tools else []
+        exercises = {m for members in ctx.family_map.values() for m in members}
+        subjects = subjects_of(ctx.vocabulary.terms(state["text"]), entries, exercises)
         shown = entries if "entries" in tools else []
-        table = build_table(facts, shown, [v.text for v in stated_values(state["text"])])
+        table = formation_table(facts, shown, subjects=subjects, domains=ctx.domains_loaded, said=said)
         if "expertise" in tools:
             add_rule_lines(table, ctx)
-        notes = kb.offer(table, chunks, max_chars=FORMATION_ARTICLE_CHARS)
+        notes = article_values_once(table, kb.offer(table, chunks, max_chars=FORMATION_ARTICLE_CHARS))
         return entries, facts, table, notes
 
     async def form_task(self, state: State) -> dict[str, Any]:
@@ -107,65 +117,74 @@ class TaskNodes:
         today = date.fromisoformat(state["today"])
         budget, policy, tools = domain.attempt_budget, domain.formation_policy, set(domain.investigation_tools)
         goals = "; ".join(f"{d}: {g}" for d, g in await self.d.patches.active_goals(state["user"]))
-        answers = "; ".join(f"{a['question']} -> {a['answer']}" for a in state.get("answers", []))
+        said = Said.of(state["text"], today, state.get("answers", []))
+        answers = "\n".join(f"{r.question} -> {r.answer}" for r in said.replies)
         previous_task = state.get("task") or {}
         previous = texts.plan_text(TaskSheet.model_validate(previous_task)) if previous_task.get("kind") == "task_sheet" else ""
         request_terms = ctx.vocabulary.terms(state["text"])
+        lang = language_of(state["text"])
         # max_time_ms bounds the whole loop: a model call still running at the budget is cancelled.
         deadline = time.monotonic() + budget.max_time_ms / 1000
-        history: list[float] = []
-        problems: list[str] = []
+        rounds: list[Round] = []
+        problems = [texts.denied(claim) for claim in said.denied]
+        asked: Prompt | None = None
         result: dict[str, Any] = {}
         chunks = await self._articles(state, domain, ctx)
         for attempt in range(budget.max_attempts):
-            entries, facts, table, notes = await self._investigate(state, domain, ctx, attempt, chunks)
+            entries, facts, table, notes = await self._investigate(state, domain, ctx, attempt, chunks, said)
+            messages = prompt(
+                ctx,
+                intent=state.get("intent", "TASK"),
+                request=state["text"],
+                today=today,
+                allowed_ops=domain.tool_profile.allowed_ops,
+                lines=table.prompt(["rule"]) if "expertise" in tools else "(not available for this domain)",
+                values=table.prompt(["fact", "entry", "question", "source", "article"]),
+                goals=goals,
+                answers=answers,
+                previous=previous,
+                feedback=state.get("revision_feedback", ""),
+                problems=problems,
+                articles=kb.prompt(notes) if notes else "",
+            )
+            if messages == asked:
+                # At temperature 0 the same prompt gets the same plan: a wider window found nothing new.
+                log.info("task.nothing_new", attempt=attempt + 1)
+                break
+            asked = messages
             now = datetime.now(timezone.utc)
             try:
-                out = await asyncio.wait_for(
-                    form(
-                        self.d.llm,
-                        ctx,
-                        intent=state.get("intent", "TASK"),
-                        request=state["text"],
-                        today=today,
-                        allowed_ops=domain.tool_profile.allowed_ops,
-                        lines=table.prompt(["rule"]) if "expertise" in tools else "(not available for this domain)",
-                        values=table.prompt(["fact", "entry", "question", "source", "article"]),
-                        goals=goals,
-                        answers=answers,
-                        previous=previous,
-                        feedback=state.get("revision_feedback", ""),
-                        problems=problems,
-                        articles=kb.prompt(notes) if notes else "",
-                    ),
-                    timeout=max(0.0, deadline - time.monotonic()),
-                )
+                out = await asyncio.wait_for(form(self.d.llm, messages), timeout=max(0.0, deadline - time.monotonic()))
             except TimeoutError:
                 log.warning("task.out_of_time", attempt=attempt + 1, budget_ms=budget.max_time_ms)
                 break
             if out.next_step == "no_task":
                 reply = Answer(text=texts.nothing_to_plan(out.reasoning))
                 return {"task": None, "ask": None, **emit(state, reply)}
-            check = check_ops(out.operations, domain, ctx, entries, today, now.isoformat())
+            given = Given(table, state["text"], logged_amounts(logged_values(entries, facts)), lang,
+                          names_for(table, ctx, lang))
+            check = check_ops(out.operations, domain, ctx, entries, today, now.isoformat(), given)
             subjects = [op.exercise for op in check.ops if op.exercise] or request_terms
             claims = check_evidence(
                 out.assumptions, table=table, entries=entries if "entries" in tools else [], facts=facts, ctx=ctx,
-                subjects=subjects, now=now,
+                subjects=subjects, now=now, said=said,
             )
             evidence = [*check.evidence, *claims]
             conf = confidence(evidence) if not (check.problems or check.refused) else 0.0
-            history.append(conf)
-            wording = wording_problems(out, table)
-            problems = [*check.problems, *check.refused, *check.needs_user, *wording]
+            wording = wording_problems(out, table, state["text"])
+            denied = [texts.denied(e.claim) for e in claims if e.notes == texts.YOU_DENIED]
+            problems = [*check.problems, *check.refused, *check.needs_user, *wording, *denied]
             passed = gate(conf, evidence, check, policy.confidence_threshold)
             await self._event(
                 state, "PLAN_PROGRESS", f"round {attempt + 1}: confidence {conf:.2f}, {len(check.ops)} changes, {len(problems)} problems"
             )
             log.info("task.round", attempt=attempt + 1, confidence=conf, passed=passed, problems=problems)
-            result = {"out": out, "check": check, "evidence": evidence, "conf": conf, "passed": passed, "table": table}
+            result = {"out": out, "check": check, "evidence": evidence, "conf": conf, "passed": passed, "table": table,
+                      "said": said}
+            rounds.append(Round(conf, len(problems), proposal_of(out)))
             if (passed and not wording) or out.next_step == "ask_user" or check.refused or check.needs_user:
                 break
-            if time.monotonic() > deadline or stagnated(history, budget.delta_min):
+            if time.monotonic() > deadline or stagnated(rounds, budget.delta_min):
                 break
         if not result:
             reply = Answer(text=texts.planning_out_of_time(budget.max_time_ms / 1000), partial=True)
@@ -193,11 +212,15 @@ class TaskNodes:
                 state, "PLAN_APPROVAL_REQUIRED", f"{len(patch.ops)} changes, confidence {conf:.2f}: {sheet.goal[:120]}"
             )
             return {"task": dump(sheet), "ask": None}
-        # Not passed (or nothing to change): ask when only the person can unblock it…
-        questions = list(out.questions_for_user) or list(check.needs_user)
+        # Not passed (or nothing to change): ask when only the person can unblock it, never the same twice…
+        said: Said = r["said"]
+        questions = [AskQuestion(text=q, gap=q) for q in not_yet_asked(said, [*out.questions_for_user])]
+        questions = questions or [AskQuestion(text=q, gap=q) for q in not_yet_asked(said, check.needs_user)]
         if not questions and stateful:
-            # Confirming a claim matters only when something would change.
-            questions = [texts.is_it_right(e.claim) for e in evidence if e.critical and e.status != "validated"][:3]
+            # Confirming a claim matters only when something would change; a yes or a no answers it.
+            unsure = [texts.is_it_right(e.claim) for e in evidence if e.critical and e.status != "validated"]
+            options = list(texts.CONFIRM_OPTIONS)
+            questions = [AskQuestion(text=q, options=options, gap=q) for q in not_yet_asked(said, unsure)[:3]]
         can_ask = (
             "ask_user" in domain.interaction_tools
             and not state.get("declined")
@@ -206,12 +229,9 @@ class TaskNodes:
         )
         if not r["passed"] and questions and can_ask:
             payload = interrupts.ask(
-                [AskQuestion(text=q, gap=q) for q in questions],
-                why=texts.TASK_ASK_WHY,
-                if_declined=texts.TASK_DECLINE_FALLBACK,
-                asked_by=state["user"],
+                questions, why=texts.TASK_ASK_WHY, if_declined=texts.TASK_DECLINE_FALLBACK, asked_by=state["user"]
             )
-            await self._event(state, "CLARIFY", "; ".join(questions[:3]))
+            await self._event(state, "CLARIFY", "; ".join(q.text for q in questions[:3]))
             return {
                 "task": None,
                 "ask": dump(payload),

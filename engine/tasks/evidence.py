@@ -18,15 +18,22 @@
 * A claim without numbers that cites an entry (``E3`` or its date) or a
   fact (``F2``) is validated when that source exists and names the exercise
   the claim names, if any.
+* A claim resting on the person's own word (:mod:`engine.tasks.said`): one
+  that cites a value they wrote (``Q2``, in its source or its text) or
+  names their request or answer as its source, is validated by what they
+  wrote, which is its source ("you, 2026-11-25: “…”"); a number in it they
+  did not write is checked as any other (and conflicts with theirs). A yes
+  to "Is it right that X?" validates X and a no makes it conflicting,
+  whatever the model marks.
 * Only what the domain's ``investigation_tools`` let the loop read can
-  validate anything. The model's own status is never raised, only lowered.
+  validate anything. The model's own status is never raised, only lowered
+  (the person's yes is theirs, not the model's).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from engine import texts
@@ -36,38 +43,13 @@ from engine.facts import Fact
 from engine.outcomes import Citation
 from engine.agents.task_schemas import ProposedAssumption
 from engine.query.articles import source_of, values_of
-from engine.query.references import REF, Ref, RefTable
+from engine.query.references import REF, Ref, RefTable, used
 from engine.query.render import render_text
+from engine.tasks.logged import CONFLICT_KINDS, Quantity, entry_citation, entry_values, fact_values, matches, numbers_in
 from engine.tasks.model import Evidence, EvidenceStatus
+from engine.tasks.said import Said, person_cited
 
 _ORDER: dict[EvidenceStatus, int] = {"validated": 2, "unresolved": 1, "conflicting": 0}
-_QUANTITY = re.compile(
-    r"(?<![\w.])(\d+(?:[.,]\d+)?)\s*(kgs?|kilos?|키로|킬로|lbs?|pounds?|reps?|회|sets?|세트|km|m|meters?|times|sessions?|번|%)?"
-    r"(?![A-Za-z])",
-    re.IGNORECASE,
-)
-_KINDS = {
-    "kg": "kg", "kgs": "kg", "kilo": "kg", "kilos": "kg", "키로": "kg", "킬로": "kg", "lb": "lb", "lbs": "lb",
-    "pound": "lb", "pounds": "lb", "rep": "reps", "reps": "reps", "회": "reps", "set": "sets", "sets": "sets",
-    "세트": "sets", "km": "km", "m": "m", "meter": "m", "meters": "m", "times": "sessions", "session": "sessions",
-    "sessions": "sessions", "번": "sessions", "%": "%",
-}  # fmt: skip
-_FACT_KINDS = {"kg": "kg", "lb": "lb", "reps": "reps", "sets": "sets", "sessions": "sessions", "days": "sessions",
-               "sessions/week": "sessions", "days/week": "sessions", "km": "km", "m": "m", "%": "%"}
-_CONFLICT_KINDS = frozenset({"kg", "lb", "km", "m"})
-
-
-@dataclass(frozen=True, slots=True)
-class _Value:
-    value: float
-    kind: str
-    """kg, lb, reps, sets, sessions, km, m, %, or "" (no unit written: any kind)."""
-    where: str
-    """What it is, for a note: ``bench press 52.5 kg on 2026-11-15``."""
-    source: Citation
-
-
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -78,60 +60,6 @@ def add_rule_lines(table: RefTable, ctx: ActiveDomainContext) -> None:
         for line in lines:
             if line.strip():
                 table.add("rule", line.strip(), key=domain.name)
-
-
-def _quantities(claim: str) -> list[tuple[float, float, str]]:
-    """Numbers in a claim, dates left out: (value, half a unit of its last digit, kind)."""
-    out = []
-    for m in _QUANTITY.finditer(_ISO_DAY.sub(" ", claim)):
-        digits = m.group(1).replace(",", ".")
-        decimals = len(digits.split(".")[1]) if "." in digits else 0
-        out.append((float(digits), 0.5 * 10.0**-decimals, _KINDS.get((m.group(2) or "").lower(), "")))
-    return out
-
-
-def entry_citation(e: Entry, now: datetime) -> Citation:
-    return Citation(title=f"{e.occurred_on.isoformat()} · {e.summary}", ref=f"entry:{e.entry_id}",
-                    retrieved_at=now, on=e.occurred_on)
-
-
-def _entry_values(entries: Sequence[Entry], subjects: set[str], now: datetime) -> list[_Value]:
-    out = []
-    for e in entries:
-        if e.status != "active" or e.kind != "parsed":
-            continue
-        for ex in e.data.get("exercises") or ():
-            name = str(ex.get("name") or "").strip().lower()
-            if subjects and name not in subjects:
-                continue
-            unit, cite = ex.get("weight_unit") or "", entry_citation(e, now)
-            details = ex.get("set_details") or []
-            out.append(_Value(float(ex.get("sets") or len(details)), "sets", f"{name} on {e.occurred_on}", cite))
-            for s in details:
-                if s.get("weight") is not None and unit:
-                    where = f"{name} {s['weight']:g} {unit} on {e.occurred_on.isoformat()}"
-                    out.append(_Value(float(s["weight"]), unit, where, cite))
-                if s.get("reps") is not None:
-                    out.append(_Value(float(s["reps"]), "reps", f"{name} on {e.occurred_on}", cite))
-    return out
-
-
-def _fact_values(facts: Sequence[Fact], subjects: set[str], now: datetime) -> list[_Value]:
-    out = []
-    for f in facts:
-        subject = f.key.split(".", 1)[0]
-        if subjects and subject not in subjects and subject != "all":
-            continue
-        kind = _FACT_KINDS.get(f.unit)
-        if kind is None:
-            continue
-        cite = Citation(title=f"{f.label}: {f.display}", ref=f"fact:{f.key}", retrieved_at=now, on=f.on)
-        out.append(_Value(abs(f.value), kind, f"{f.label}: {f.display}", cite))
-    return out
-
-
-def _matches(pool: Sequence[_Value], value: float, half: float, kind: str) -> list[_Value]:
-    return [v for v in pool if (not kind or v.kind == kind) and value - half - 1e-9 <= v.value < value + half - 1e-9]
 
 
 def _worst(a: EvidenceStatus, b: EvidenceStatus) -> EvidenceStatus:
@@ -152,6 +80,7 @@ def check_evidence(
     ctx: ActiveDomainContext,
     subjects: Sequence[str],
     now: datetime,
+    said: Said | None = None,
 ) -> list[Evidence]:
     """Evidence for each assumption, its status decided in code (see the module docstring).
 
@@ -160,6 +89,7 @@ def check_evidence(
         entries: The entries the loop read (empty when it may not read entries).
         facts: The facts the loop computed (empty when it may not read facts).
         subjects: Exercises the plan is about, for claims that name none.
+        said: The request and the person's answers this turn (their own word is evidence of itself).
     """
     by_day: dict[str, list[Entry]] = {}
     for e in entries:
@@ -171,18 +101,74 @@ def check_evidence(
     out: list[Evidence] = []
     for a in proposed:
         claim = render_text(a.claim, table, "en")
+        reply = said.confirmation(claim) if said is not None else None
+        if said is not None and reply is not None:
+            yes = reply.verdict == "yes"
+            out.append(Evidence(claim=claim, status="validated" if yes else "conflicting", critical=a.critical,
+                                sources=[said.reply_source(reply, now)],
+                                notes=texts.YOU_CONFIRMED if yes else texts.YOU_DENIED))
+            continue
         named = {t for t in ctx.vocabulary.terms(claim) if t in logged or t in exercises}
         about = named or {s.strip().lower() for s in subjects}
         source = a.source.strip()
         ref = _source_ref(source, table)
-        status, sources, notes = _judge(claim, named, about, source, ref, by_day, table, entries, facts, now)
+        quantities = numbers_in(claim)
+        theirs = _their_values(a, ref, table)
+        if said is not None and (theirs or person_cited(source)):
+            status, sources, notes = _from_their_word(
+                claim, quantities, theirs, source, said, named, about, by_day, table, entries, facts, now
+            )
+        else:
+            status, sources, notes = _judge(quantities, named, about, source, ref, by_day, table, entries, facts, now)
         out.append(Evidence(claim=claim, status=_worst(status, a.status), critical=a.critical, sources=sources,
                             notes=notes))
     return out
 
 
-def _judge(
+def _their_values(a: ProposedAssumption, ref: Ref | None, table: RefTable) -> list[Ref]:
+    """The person's values (``Q``) a claim cites, in its source or its text."""
+    cited = [table.get(i) for i in used(a.claim)] + [ref]
+    return [r for r in cited if r is not None and r.kind == "question"]
+
+
+def _from_their_word(
     claim: str,
+    quantities: list[Quantity],
+    theirs: list[Ref],
+    source: str,
+    said: Said,
+    named: set[str],
+    about: set[str],
+    by_day: dict[str, list[Entry]],
+    table: RefTable,
+    entries: Sequence[Entry],
+    facts: Sequence[Fact],
+    now: datetime,
+) -> tuple[EvidenceStatus, list[Citation], str]:
+    """A claim resting on what the person wrote: their numbers are validated by it, any other is checked."""
+    own = [(r, q) for r in table.of("question") for q in numbers_in(r.text)]
+    cited = list({c.ref: c for c in (said.source_of(r, now) for r in theirs)}.values())
+    if not cited:
+        cited = said.sources_for(source, now)
+    rest: list[Quantity] = []
+    for q in quantities:
+        mine = [r for r, (v, _, kind) in own if abs(v - q[0]) <= q[1] and (not q[2] or kind == q[2])]
+        if mine:
+            cited += [c for c in (said.source_of(r, now) for r in mine) if c not in cited]
+        else:
+            rest.append(q)
+    if not rest:
+        return "validated", cited[:3], ""
+    # A number they did not write, in a claim about what they wrote: theirs says otherwise.
+    written = [r.text for r, (_, _, kind) in own if kind and kind in {q[2] for q in rest}]
+    if written:
+        return "conflicting", cited[:3], texts.you_wrote_otherwise(list(dict.fromkeys(written)))
+    status, sources, notes = _judge(rest, named, about, "", None, by_day, table, entries, facts, now)
+    return status, [*cited, *sources][:3], notes
+
+
+def _judge(
+    quantities: list[Quantity],
     named: set[str],
     about: set[str],
     source: str,
@@ -193,22 +179,21 @@ def _judge(
     facts: Sequence[Fact],
     now: datetime,
 ) -> tuple[EvidenceStatus, list[Citation], str]:
-    quantities = _quantities(claim)
     if ref is not None and ref.kind in ("source", "article"):
         return _from_article(quantities, ref, table, now)
     if ref is not None and ref.kind == "rule":
         line = Citation(title=ref.text, ref=f"domain:{ref.key}#{ref.id}", retrieved_at=now)
-        in_line = {q for q, _, _ in _quantities(ref.text)}
+        in_line = {q for q, _, _ in numbers_in(ref.text)}
         if all(q in in_line for q, _, _ in quantities):
             return "validated", [line], ""
         return "unresolved", [line], texts.NOT_IN_LOG
     if quantities:
-        from_log, computed = _entry_values(entries, about, now), _fact_values(facts, about, now)
+        from_log, computed = entry_values(entries, about, now), fact_values(facts, about, now)
         pool = [*from_log, *computed]
-        found = [m for q, half, kind in quantities for m in _matches(pool, q, half, kind)]
-        if found and all(_matches(pool, q, half, kind) for q, half, kind in quantities):
+        found = [m for q, half, kind in quantities for m in matches(pool, q, half, kind)]
+        if found and all(matches(pool, q, half, kind) for q, half, kind in quantities):
             return "validated", list({c.source.ref: c.source for c in found}.values())[:3], ""
-        kinds = {kind for _, _, kind in quantities} & _CONFLICT_KINDS
+        kinds = {kind for _, _, kind in quantities} & CONFLICT_KINDS
         # What the log says instead: the latest logged value of that unit, else a computed one.
         against = [v for v in from_log if v.kind in kinds] or [v for v in computed if v.kind in kinds]
         if against:
@@ -235,13 +220,13 @@ def _judge(
 
 
 def _from_article(
-    quantities: list[tuple[float, float, str]], ref: Ref, table: RefTable, now: datetime
+    quantities: list[Quantity], ref: Ref, table: RefTable, now: datetime
 ) -> tuple[EvidenceStatus, list[Citation], str]:
     article = source_of(table, ref)
     if article is None:
         return "unresolved", [], texts.NOT_IN_LOG
     cite = Citation(title=article.text, ref=f"article:{article.key}", url=article.url, retrieved_at=now)
-    stated = {q for value in values_of(table, article) for q, _, _ in _quantities(value.text)}
+    stated = {q for value in values_of(table, article) for q, _, _ in numbers_in(value.text)}
     if all(q in stated for q, _, _ in quantities):
         return "validated", [cite], ""
     return "unresolved", [cite], texts.NOT_IN_ARTICLE

@@ -2,7 +2,8 @@
 
 The model proposes; code decides: which evidence really has a source
 (:mod:`engine.tasks.evidence`), what the confidence is, which operations the domain's tool profile allows and within
-which limits, which entry a correction means, and whether the gate is met.
+which limits, whose numbers an operation's text holds (:mod:`engine.tasks.amounts`), which entry a correction
+means, whether the gate is met, and when the loop has stopped getting better.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from engine import texts
 from engine.outcomes import Citation
+from engine.tasks.amounts import Given
 from engine.tasks.model import Evidence, PatchOp
-from engine.agents.task_schemas import ProposedOp
+from engine.agents.task_schemas import ProposedOp, TaskFormationOutput
 from engine.domains.model import Domain
 from engine.domains.registry import ActiveDomainContext
 from engine.entries.corrections import Correction, correct, read_value
@@ -66,11 +69,35 @@ def gate(conf: float, evidence: Sequence[Evidence], check: OpCheck, threshold: f
     )
 
 
-def stagnated(history: Sequence[float], delta_min: float) -> bool:
-    """True when confidence gained less than ``delta_min`` in each of the last two rounds."""
-    if len(history) < 3:
+@dataclass(frozen=True, slots=True)
+class Round:
+    """What one round of the loop came to, for telling whether the loop still gets better."""
+
+    confidence: float
+    problems: int
+    """Problems the checks found (named to the model in the next round)."""
+    proposal: str
+    """The proposal itself (:func:`proposal_of`): the same text is the same plan."""
+
+
+def proposal_of(out: TaskFormationOutput) -> str:
+    """A proposal as compared between rounds: everything but its reasoning."""
+    return out.model_dump_json(exclude={"reasoning"})
+
+
+def stagnated(rounds: Sequence[Round], delta_min: float) -> bool:
+    """True when the last round brought nothing: a proposal made before, or confidence up by less than
+    ``delta_min`` with no fewer problems.
+
+    Two rounds are the span: with the model at temperature 0, a round that did not help is followed by
+    more of the same, and a domain's ``max_attempts`` (three) would otherwise end the loop first.
+    """
+    if len(rounds) < 2:
         return False
-    return history[-1] - history[-2] < delta_min and history[-2] - history[-3] < delta_min
+    last, before = rounds[-1], rounds[-2]
+    if any(r.proposal == last.proposal for r in rounds[:-1]):
+        return True
+    return last.confidence - before.confidence < delta_min and last.problems >= before.problems
 
 
 def patch_id_for(turn_id: str, revision: int, ops: Sequence[PatchOp]) -> str:
@@ -107,8 +134,13 @@ def check_ops(
     entries: Sequence[Entry],
     today: date,
     now: str,
+    given: Given | None = None,
 ) -> OpCheck:
-    """Validate proposed operations against the domain's tool profile and contract."""
+    """Validate proposed operations against the domain's tool profile and contract.
+
+    Args:
+        given: What an operation's text may hold (the person's values and their log's); unchecked when None.
+    """
     profile = domain.tool_profile
     out = OpCheck()
     if len(proposed) > profile.max_ops:
@@ -136,6 +168,10 @@ def check_ops(
             if day < today or day > today + timedelta(days=profile.max_days_ahead):
                 out.problems.append(f"{day.isoformat()} is outside today … {profile.max_days_ahead} days ahead")
                 continue
+            logged = unit_logged(entries, exercise)
+            if given is not None and p.weight is not None and p.unit and logged and not same_unit(p.unit, logged):
+                out.problems.append(texts.unit_not_logged(exercise or "it", p.unit, logged))
+                continue
             out.ops.append(
                 PatchOp(
                     op=name, date=day.isoformat(), domain=domain.name, exercise=exercise, sets=p.sets,
@@ -143,12 +179,22 @@ def check_ops(
                 )
             )
         elif name == "set_goal":
-            out.ops.append(PatchOp(op=name, domain=domain.name, goal=(p.goal or "").strip()[:300], exercise=exercise))
+            goal = (p.goal or "").strip()
+            if given is not None:
+                wrong = given.text_problems("set_goal", goal)
+                if wrong:
+                    out.problems.extend(wrong)
+                    continue
+                goal = given.rendered(goal)
+            out.ops.append(PatchOp(op=name, domain=domain.name, goal=goal[:300], exercise=exercise))
         else:
             fld = (p.field or "").strip().lower()
             new = read_value(p.new_value)
             if fld not in ("weight", "reps", "sets") or new is None:
                 out.problems.append(f"I can correct weight, reps or sets with a number, not “{p.field} = {p.new_value}”")
+                continue
+            if given is not None and not given.value_given(p.new_value, fld):
+                out.problems.append(texts.not_given("correct_entry new_value", str(p.new_value).strip()))
                 continue
             found = find_correction_target(entries, exercise, fld, p.old_value, p.new_value)
             if found is None:
@@ -174,3 +220,23 @@ def check_ops(
                 )
             )
     return out
+
+
+_UNIT_NAMES = {"kgs": "kg", "kilo": "kg", "kilos": "kg", "lbs": "lb", "pound": "lb", "pounds": "lb"}
+
+
+def same_unit(a: str, b: str) -> bool:
+    """Whether two weight units are one (``kg`` and ``kgs``, ``lb`` and ``pounds``)."""
+    x, y = a.strip().lower(), b.strip().lower()
+    return _UNIT_NAMES.get(x, x) == _UNIT_NAMES.get(y, y)
+
+
+def unit_logged(entries: Sequence[Entry], exercise: str | None) -> str:
+    """The weight unit of the latest logged set of ``exercise`` (``""`` when none is logged)."""
+    for e in sorted(entries, key=lambda e: e.occurred_on, reverse=True):
+        if e.status != "active" or e.kind != "parsed":
+            continue
+        for ex in e.data.get("exercises") or ():
+            if isinstance(ex, dict) and ex.get("name") == exercise and ex.get("weight_unit"):
+                return str(ex["weight_unit"])
+    return ""

@@ -3,7 +3,9 @@ model writes for the person carry no numbers of their own.
 
 They refer to facts, entries, the request's own values and articles by id
 (``{F2}``, ``{Q1}``, ``{A3}``, ``{K1}``), checked like an answer (:mod:`engine.query.grounding`) and
-rendered by code in the request's language. A field that fails the check is
+rendered by code in the request's language. A value the person wrote may
+also stand as written ("bench 100 kg by March" for "100kg by March"): it is
+theirs (:mod:`engine.tasks.amounts`). A field that fails the check is
 reported back to the model for its next round; whatever still fails when the
 plan is shown is left out (a goal falls back to the request's own words) and
 the plan says so. The numbers of a change live in its operation's fields,
@@ -20,6 +22,7 @@ from engine.agents.task_schemas import TaskFormationOutput
 from engine.query.grounding import check_text
 from engine.query.references import RefKind, RefTable
 from engine.query.render import Language, render_text
+from engine.tasks.amounts import without_own
 
 _KINDS: tuple[RefKind, ...] = ("fact", "entry", "question", "article", "source")
 
@@ -32,11 +35,11 @@ def _fields(out: TaskFormationOutput) -> list[tuple[str, str]]:
     return [(name, text) for name, text in named if text.strip()]
 
 
-def wording_problems(out: TaskFormationOutput, table: RefTable) -> list[str]:
+def wording_problems(out: TaskFormationOutput, table: RefTable, request: str = "") -> list[str]:
     """What the model must fix in the plan's text, one line per field that states a value itself."""
     problems = []
     for name, text in _fields(out):
-        report = check_text(text, table, kinds=_KINDS)
+        report = check_text(without_own(text, table, request), table, kinds=_KINDS)
         if not report.ok:
             problems.append(f"{name}: {report.feedback()}")
     return problems
@@ -59,7 +62,7 @@ def worded(
         nonlocal left_out
         if not text.strip():
             return text
-        report = check_text(text, table, kinds=_KINDS)
+        report = check_text(without_own(text, table, request), table, kinds=_KINDS)
         if not report.ok:
             left_out = True
             return None
