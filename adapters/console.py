@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import uuid
+from adapters.common.notes import entry_dates, notes_for
 from pathlib import Path
 from typing import Protocol, TextIO, runtime_checkable
 
@@ -50,9 +51,12 @@ def render(outcome: Outcome) -> str:
     if isinstance(outcome, Logged):
         return "\n".join(f"✓ logged {e.on.isoformat()} · {e.domain} · {e.summary}" for e in outcome.entries)
     if isinstance(outcome, Answer):
-        text = outcome.text + (" (partial answer)" if outcome.partial else "")
-        if outcome.citations:
-            text += "\n  sources: " + "; ".join(c.title + (f" ({c.url})" if c.url else "") for c in outcome.citations)
+        notes = notes_for(outcome)
+        text = outcome.text + (f" ({notes.partial})" if outcome.partial else "")
+        if dates := entry_dates(outcome):
+            text += f"\n  {notes.entries(dates)}"
+        if cited := [c for c in outcome.citations if c.on is None]:
+            text += f"\n  {notes.sources}: " + "; ".join(c.title + (f" ({c.url})" if c.url else "") for c in cited)
         return text
     if isinstance(outcome, Ask):
         lines = []

@@ -14,7 +14,8 @@ week, five exercises × four sets, one or two runs a week, ending on
 2026-11-25), stored through ``EntryStore.add`` as tests seed entries. The
 model is ``tests.fakes.ollama_server.FakeOllama`` on 127.0.0.1, answering
 every schema title with a realistic reply (``tests/helpers/scripts.py``
-shapes; answers refer to the value ids their prompt offers). Every title has
+shapes; the Synthesizer's claims cite the value ids their prompt offers, as a
+model following the prompt would). Every title has
 a default, so the bench keeps working whichever calls the engine makes.
 
 One conversation, as a person would have it on 2026-11-25: LOG turns code
@@ -53,7 +54,7 @@ Calls above 2,500 prompt tokens are flagged, and calls above 80 % of the
 engine's ``num_ctx`` (``EngineConfig.llm.num_ctx``; Ollama silently drops
 what does not fit). ``repeated`` is the share of a turn's prompt tokens in
 lines an earlier call of the same turn already sent (a table of values sent
-to the Analyzer, the Synthesizer and the Evaluator counts twice).
+to two calls of one turn counts the second time).
 
 Targets: a LOG code can read makes 0 calls; any LOG <= 1; a QUERY <= 2; a
 TASK formation round <= 2; no call above 2,500 prompt tokens; a QUERY waits
@@ -67,7 +68,6 @@ import argparse
 import asyncio
 import io
 import json
-import math
 import re
 import sys
 import tempfile
@@ -84,11 +84,11 @@ if str(ROOT) not in sys.path:
 
 from bench.month import describe, month  # noqa: E402
 from bot.logs import configure_logging  # noqa: E402
+from engine.agents import budget  # noqa: E402
 from engine.agents.schemas import (  # noqa: E402
     AnalyzerOutput,
     ChatOutput,
     ClarifierOutput,
-    EvaluatorOutput,
     ParserOutput,
     PlannerOutput,
     RouterOutput,
@@ -145,12 +145,9 @@ MAX_FOLLOW_UPS = 3
 
 # --- token estimate -------------------------------------------------------------
 
-_PIECES = re.compile(r"(?P<one>\d|[\uac00-\ud7a3])|[^\d\uac00-\ud7a3]+")
-
-
 def tokens(text: str) -> int:
-    """Estimated tokens: a digit or a Hangul syllable is one, any other run of characters ``ceil(len / 4)``."""
-    return sum(1 if m.group("one") else math.ceil(len(m.group()) / 4) for m in _PIECES.finditer(text))
+    """Estimated tokens: the engine's own estimate (:func:`engine.agents.budget.tokens`)."""
+    return budget.tokens(text)
 
 
 # --- scripted replies --------------------------------------------------------------
@@ -173,22 +170,37 @@ class Pick:
         of_kind = [(i, line.lower()) for i, line in lines.items() if i.startswith(self.kind)]
         found = [i for i, line in of_kind if all(w.lower() in line for w in self.words)]
         chosen = found or [i for i, _ in of_kind]
-        return "{" + chosen[0] + "}" if chosen else None
+        return chosen[0] if chosen else None
 
 
-def grounded(template: str, *picks: Pick, fallback: str = "I found nothing logged for that yet.") -> Reply:
-    """A Synthesizer reply that refers to the values its prompt offers, as a model following the prompt would.
+@dataclass(frozen=True)
+class Says:
+    """One claim a model following the prompt would make: its kind, the values it picks, its own words.
 
-    ``template`` has ``{0}``, ``{1}``… for the picks; when the prompt offers
-    nothing a pick could take, the reply is ``fallback`` (no values at all).
+    ``note`` may hold ``{0}``, ``{1}`` … for ids of ``in_note`` (an article's values, ``{A2}``).
     """
+
+    kind: str
+    picks: tuple[Pick, ...]
+    note: str = ""
+    in_note: tuple[Pick, ...] = ()
+
+
+def claimed(*says: Says, remark: str = "") -> Reply:
+    """A Synthesizer reply made of claims citing the values its prompt offers (a claim whose picks find
+    nothing is left out, as a model leaves out what it was not shown)."""
 
     def reply(body: dict[str, Any]) -> dict[str, Any]:
         lines = offered(body)
-        ids = [p.find(lines) for p in picks]
-        if any(i is None for i in ids):
-            return scripts.synthesizer(fallback)
-        return scripts.synthesizer(template.format(*ids))
+        items = []
+        for say in says:
+            ids = [p.find(lines) for p in say.picks]
+            extra = [p.find(lines) for p in say.in_note]
+            if any(i is None for i in [*ids, *extra]):
+                continue
+            note = say.note.format(*("{" + str(i) + "}" for i in extra))
+            items.append(scripts.claim(say.kind, *(str(i) for i in ids), note=note))
+        return scripts.claims(*items, remark=remark)
 
     return reply
 
@@ -280,8 +292,7 @@ def defaults() -> dict[str, Reply]:
             "gaps": [],
             "verdict": "sufficient",
         },
-        SynthesizerOutput.__name__: grounded("Here is what you logged: {0}.", Pick("F")),
-        EvaluatorOutput.__name__: scripts.evaluator("pass"),
+        SynthesizerOutput.__name__: claimed(Says("value", (Pick("F"),))),
         TaskFormationOutput.__name__: four_week_plan("bench press", 60, 2.5),
         TEXT_TITLE: "OK.",
     }
@@ -329,9 +340,15 @@ def conversation(entries: Sequence[NewEntry]) -> list[list[Turn]]:
     def chat(text: str, reply: str) -> Turn:
         return Turn(CHAT, text, {r: routed("CHAT", [], "small talk"), ChatOutput.__name__: scripts.chat(reply)})
 
-    heaviest = "Your heaviest bench press is {0}, and your best estimated 1RM is {1}."
-    compare = "Yes: your latest session was {0}, against {1} the week before."
-    knowledge = "{0} explains it: a deload is a planned lighter stretch, usually {1}, to let fatigue fall."
+    def record(*words: str) -> Says:
+        return Says("record", (Pick("F", words),))
+
+    def compare(exercise: str) -> Says:
+        return Says("comparison", latest_and_previous(exercise))
+
+    deload = Says("article", (Pick("K", ("deload",)),),
+                  "A deload is a planned lighter stretch, usually cutting sets by {0}, to let fatigue clear.",
+                  (Pick("A"),))
     return [
         [
             log("bench 55kg 10x5", "bench press", 55, 10, 5),
@@ -339,17 +356,17 @@ def conversation(entries: Sequence[NewEntry]) -> list[list[Turn]]:
                   activity("cardio", "", "easy", "after work, felt ok", "Easy cardio after work")),
             ask(Q_SIMPLE, "what's my heaviest bench?", strength,
                 planner("Find the heaviest bench press set.", "keyword", None, ["bench press"]),
-                grounded(heaviest, Pick("F", ("heaviest completed set", "bench press")),
-                         Pick("F", ("best estimated 1rm", "bench press")))),
+                claimed(record("heaviest completed set", "bench press"), record("best estimated 1rm", "bench press"),
+                        remark="Solid pressing; keep the form tight on the heavy sets.")),
             ask(Q_COMPARE, "is my bench better than last week?", strength,
                 planner("Compare this week's bench press with last week's.", "date_range", 14, ["bench press"]),
-                grounded(compare, *latest_and_previous("bench press"))),
+                claimed(compare("bench press"))),
             ask(Q_PERIOD, "how many times did I squat in the last two weeks?", strength,
                 planner("Count squat sessions in the last two weeks.", "date_range", 14, ["squat"]),
-                grounded("You squatted {0}.", Pick("F", ("sessions of squat",)))),
+                claimed(Says("count", (Pick("F", ("sessions of squat",)),)))),
             ask(Q_KNOWLEDGE, "what is a deload?", strength,
                 planner("A knowledge question about deloads.", "recent", None, [], "deload"),
-                grounded(knowledge, Pick("K", ("deload",)), Pick("A"))),
+                claimed(deload)),
             task("plan my next 4 weeks of bench", "bench press", 2.5),
             chat("hello", "Hi! Tell me what you trained today, or ask about your training."),
         ],
@@ -359,16 +376,17 @@ def conversation(entries: Sequence[NewEntry]) -> list[list[Turn]]:
                   activity("walking", "40", "", "walked home from the office", "Walk home, about 40 minutes")),
             ask(Q_SIMPLE, "what's my best squat?", strength,
                 planner("Find the best squat.", "keyword", None, ["squat"]),
-                grounded("Your best squat is {0}.", Pick("F", ("heaviest completed set", "squat")))),
+                claimed(record("heaviest completed set", "squat"))),
             ask(Q_COMPARE, "is my squat better than last week?", strength,
                 planner("Compare this week's squat with last week's.", "date_range", 14, ["squat"]),
-                grounded(compare, *latest_and_previous("squat"))),
+                claimed(compare("squat"))),
             ask(Q_PERIOD, "how far did I run this month?", ["running"],
                 planner("Total running distance this month.", "date_range", 30, []),
-                grounded("This month you ran {0}.", Pick("F", ("total run distance",)))),
+                claimed(Says("value", (Pick("F", ("total run distance",)),)))),
             ask(Q_KNOWLEDGE, "why do lifts stall?", strength,
                 planner("A knowledge question about plateaus.", "recent", None, [], "why lifts stall plateau"),
-                grounded("{0} gives the usual reasons; a change is often due after {1}.", Pick("K"), Pick("A"))),
+                claimed(Says("article", (Pick("K"),), "Plateaus usually come from too little sleep, food or recovery.",),
+                        Says("advice", (), "Check sleep and protein first, then try a deload week."))),
             task("plan my next 4 weeks of squat", "squat", 5),
             chat("thanks!", "You're welcome! Log your next session whenever you like."),
         ],
@@ -377,17 +395,16 @@ def conversation(entries: Sequence[NewEntry]) -> list[list[Turn]]:
             vague("오늘 요가 한시간 했어", activity("yoga", "60", "", "요가", "Yoga for an hour")),
             ask(Q_SIMPLE, "데드 최고 기록 알려줘", strength,
                 planner("Find the deadlift record.", "keyword", None, ["deadlift"]),
-                grounded("데드리프트 최고 기록은 {0}입니다.", Pick("F", ("heaviest completed set", "deadlift")))),
+                claimed(record("heaviest completed set", "deadlift"), remark="꾸준한 훈련 덕분이에요.")),
             ask(Q_COMPARE, "이번 주 벤치가 지난주보다 나아졌어?", strength,
                 planner("Compare this week's bench press with last week's.", "date_range", 14, ["bench press"]),
-                grounded("네, 최근 세션은 {0}, 그 전은 {1}였습니다.", *latest_and_previous("bench press"))),
+                claimed(compare("bench press"), remark="좋은 흐름이에요.")),
             ask(Q_PERIOD, "지난 2주 동안 벤치 몇 번 했어?", strength,
                 planner("Count bench press sessions in the last two weeks.", "date_range", 14, ["bench press"]),
-                grounded("{1} 동안 벤치프레스를 {0} 했습니다.", Pick("F", ("sessions of bench press",)), Pick("D"))),
+                claimed(Says("count", (Pick("F", ("sessions of bench press",)),)))),
             ask(Q_KNOWLEDGE, "디로드가 뭐야?", strength,
                 planner("A knowledge question about deloads.", "recent", None, [], "deload"),
-                grounded("{0}에 따르면 디로드는 계획적으로 가볍게 하는 기간이고, 보통 {1}입니다.",
-                         Pick("K", ("deload",)), Pick("A"))),
+                claimed(Says("article", (Pick("K", ("deload",)),), "디로드는 피로를 풀기 위해 계획적으로 가볍게 하는 기간이에요."))),
             task("다음 4주 데드리프트 계획 짜줘", "deadlift", 5),
             chat("good night", "Good night! Rest well."),
         ],
@@ -546,6 +563,8 @@ class Recorder:
         self.turns.append(TurnCost(kind, text, outcome_kinds(outcomes), costs(requests)))
         if self.dump is not None:
             write_prompts(self.dump, len(self.turns), requests)
+            shown = [f"{type(o).__name__}: {getattr(o, 'text', '')}" for o in outcomes]
+            (self.dump / f"{len(self.turns):02d}-0-outcomes.txt").write_text(f"{text}\n\n" + "\n\n".join(shown) + "\n")
         return outcomes
 
 
@@ -791,7 +810,7 @@ async def run(args: argparse.Namespace) -> tuple[dict[str, Any], list[TurnCost]]
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     p.add_argument("--json", action="store_true", help="print the figures as JSON instead of tables")
-    p.add_argument("--dump", type=Path, help="write every call's prompt and reply to this directory")
+    p.add_argument("--dump", type=Path, help="write every call's prompt and reply, and each turn's outcomes, to this directory")
     args = p.parse_args(argv)
     if args.dump is not None:
         args.dump.mkdir(parents=True, exist_ok=True)

@@ -58,7 +58,7 @@ class Settings(BaseSettings):
     default_timezone: str = "UTC"
     max_message_chars: int = Field(default=4000, ge=100)
     history_turns: int = Field(default=6, ge=0, le=50)
-    max_answer_retries: int = Field(default=2, ge=0, le=5)
+    max_answer_retries: int = Field(default=1, ge=0, le=5)
     read_in_code: bool = True
     """Code reads each message first and the model fills only what it could not read; false: the model reads all."""
 

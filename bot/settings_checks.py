@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 
-AGENTS = frozenset({"router", "parser", "clarifier", "chat", "planner", "analyzer", "synthesizer", "evaluator", "former"})
+AGENTS = frozenset({"router", "parser", "clarifier", "chat", "planner", "analyzer", "synthesizer", "former"})
 """Agents that take their own model in ``OLLAMA_AGENT_MODELS`` (the names ``engine.agents`` calls the model with)."""
 
 _HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")

@@ -45,7 +45,7 @@ class EngineConfig(BaseModel):
     max_message_chars: int = 4000
     history_turns: int = 6
     """Exchanges kept in a conversation's state for context; older ones are dropped."""
-    max_answer_retries: int = 2
+    max_answer_retries: int = 1
     """Re-writes of an answer that failed evaluation; at the limit it is returned marked partial."""
     read_in_code: bool = True
     """Code reads each message first (logs, questions, small talk) and the model fills only what it

@@ -9,6 +9,7 @@ is stored in the checkpoint as plain JSON, becomes an ``Ask`` or an
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -29,7 +30,8 @@ class AskQuestion(BaseModel):
     text: str
     options: list[str] = Field(default_factory=list)
     gap: str = ""
-    """What the answer fills (the parser's missing piece or the analyzer's gap); keys ``user_responses``."""
+    """What the answer fills (the parser's missing piece or the analyzer's gap); with ``text``, keys
+    ``user_responses`` (see ``keep_answers``)."""
 
 
 class AskPayload(BaseModel):
@@ -79,6 +81,38 @@ def ask(questions: list[AskQuestion], *, why: str, if_declined: str, asked_by: s
     """A question payload, capped at three questions of five options each."""
     capped = [q.model_copy(update={"options": q.options[:MAX_OPTIONS]}) for q in questions[:MAX_QUESTIONS]]
     return AskPayload(questions=capped, why=why, if_declined=if_declined, asked_by=asked_by)
+
+
+GAP_SEP = " — "
+"""Between a gap and its question in a ``user_responses`` key: ``how the session felt — How did it feel?``."""
+
+
+def keep_answers(
+    responses: Mapping[str, str], questions: Sequence[AskQuestion], answers: Sequence[str]
+) -> dict[str, str]:
+    """``responses`` with each answered question added, keyed per question so no answer replaces another.
+
+    The key is the gap and the question (``"<gap> — <question>"``; the question alone when it has no
+    gap): an agent's prompt shows every question with its answer, and ``answered`` can still tell
+    which gaps are filled. A question asked again with a different answer keeps both (``… (2)``).
+    """
+    kept = dict(responses)
+    for question, answer in zip(questions, answers):
+        if not answer:
+            continue
+        base = f"{question.gap}{GAP_SEP}{question.text}" if question.gap else question.text
+        key, n = base, 1
+        while key in kept and kept[key] != answer:
+            n += 1
+            key = f"{base} ({n})"
+        kept[key] = answer
+    return kept
+
+
+def answered(gap: str, responses: Mapping[str, str]) -> bool:
+    """Whether any question about ``gap`` was answered (``responses`` as ``keep_answers`` keys them)."""
+    # A bare gap key is how answers were kept before they were keyed per question (older checkpoints).
+    return gap in responses or any(key.startswith(f"{gap}{GAP_SEP}") for key in responses)
 
 
 def read_payload(value: object) -> AskPayload | ApprovalPayload | None:

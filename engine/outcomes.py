@@ -41,6 +41,8 @@ class Answer(_Outcome):
     citations: list[Citation] = Field(default_factory=list)
     partial: bool = False
     """True when the engine could not fully answer (evaluation failed at its limit, domain missing)."""
+    language: Literal["en", "ko"] = "en"
+    """The person's language: adapters write their notes around the answer (partial, sources) in it."""
 
 
 class LoggedEntry(BaseModel):

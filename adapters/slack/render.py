@@ -10,6 +10,7 @@ context lines) is escaped first. Questions and plans carry their buttons
 
 from __future__ import annotations
 
+from adapters.common.notes import entry_dates, notes_for
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -77,15 +78,15 @@ def answer(outcome: Answer) -> list[SlackMessage]:
 
 
 def _answer_notes(outcome: Answer) -> str:
+    words = notes_for(outcome)
     notes = []
     if outcome.partial:
-        notes.append("_Partial answer: I could not check all of it._")
-    dates = list(dict.fromkeys(c.on.isoformat() for c in outcome.citations if c.on is not None))
-    if dates:
-        notes.append("From your entries of " + ", ".join(dates))
+        notes.append(f"_{esc(words.partial[:1].upper() + words.partial[1:])}._")
+    if dates := entry_dates(outcome):
+        notes.append(esc(words.entries(dates)))
     sources = [c for c in outcome.citations if c.on is None]
     if sources:
-        notes.append("Sources: " + " · ".join(citation(c) for c in sources))
+        notes.append(f"{words.sources}: " + " · ".join(citation(c) for c in sources))
     return shorten(" — ".join(notes), 2_000)
 
 

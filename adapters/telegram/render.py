@@ -7,6 +7,7 @@ questions and plans get their keyboards from `adapters.telegram.keyboards`.
 from __future__ import annotations
 
 import html
+from adapters.common.notes import entry_dates, notes_for
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
@@ -59,15 +60,15 @@ def render(outcome: Outcome, owner: int | None = None) -> Rendered | None:
 
 
 def _answer(answer: Answer) -> str:
+    notes = notes_for(answer)
     parts = [esc(answer.text)]
     if answer.partial:
-        parts.append("<i>(partial answer: I could not check all of it)</i>")
-    dates = list(dict.fromkeys(c.on.isoformat() for c in answer.citations if c.on is not None))
-    if dates:
-        parts.append(f"<i>From your entries of {', '.join(dates)}</i>")
+        parts.append(f"<i>({esc(notes.partial)})</i>")
+    if dates := entry_dates(answer):
+        parts.append(f"<i>{esc(notes.entries(dates))}</i>")
     sources = [c for c in answer.citations if c.on is None]
     if sources:
-        parts.append("Sources:\n" + "\n".join(f"• {_citation(c)}" for c in sources))
+        parts.append(f"{notes.sources}:\n" + "\n".join(f"• {_citation(c)}" for c in sources))
     return "\n\n".join(parts)
 
 

@@ -73,7 +73,9 @@ class LLM:
             self._schemas[output] = schema
         return schema
 
-    async def structured(self, agent: str, output: type[T], system: str, user: str) -> T:
+    async def structured(
+        self, agent: str, output: type[T], system: str, user: str, *, schema: dict[str, Any] | None = None
+    ) -> T:
         """Ask one agent question and return its validated answer.
 
         Args:
@@ -81,6 +83,9 @@ class LLM:
             output: the pydantic model the answer must match; its name is the schema title.
             system: the agent's instructions.
             user: the inputs of this call.
+            schema: a schema built for this call, sent instead of ``output``'s (the
+                Synthesizer's ``enum`` of the ids offered this turn); the reply is still
+                read with ``output``, leniently, and code checks the rest. Never cached.
 
         Raises:
             ModelUnreachable, ModelTimeout, ModelMissing, ModelFailed, ModelInvalid.
@@ -94,7 +99,7 @@ class LLM:
         last_error = ""
         for attempt in range(1, attempts + 1):
             started = time.perf_counter()
-            content = await self._chat(model, messages, self._schema(output))
+            content = await self._chat(model, messages, schema if schema is not None else self._schema(output))
             try:
                 result = output.model_validate_json(content)
             except ValidationError as exc:

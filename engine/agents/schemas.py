@@ -179,18 +179,53 @@ class AnalyzerOutput(BaseModel):
     )
 
 
-class SynthesizerOutput(BaseModel):
-    """Write the answer."""
+class Claim(BaseModel):
+    """One claim of an answer: its kind and the ids of the values it rests on (code writes the sentence)."""
 
-    answer: str = Field(
+    kind: str = Field(
         description=(
-            "The answer in the person's language, with no digits or number words: every value is an id "
-            "in braces from the list of values, e.g. {F3}; code fills in the value, its unit and date."
+            "value: a number from the list; record: a record (heaviest, best, longest, fastest); count: how many "
+            "or how often; comparison: two values of one measure; trend: a change; list: entries; absence: "
+            "something not found (G ids); advice: your suggestion; article: what an article says (K id)."
         )
     )
+    ids: list[str] = Field(
+        default_factory=list, description="The ids this claim rests on, from the list. Code writes their values."
+    )
+    note: str = Field(
+        default="",
+        description=(
+            "Optional: a few words of your own, with no numbers, no dates, no counts and no direction words "
+            "(up, down, better, stalled): code states those."
+        ),
+    )
+
+    @field_validator("ids", mode="before")
+    @classmethod
+    def _ids(cls, v: Any) -> Any:
+        # "{F3}", "F3" and "f3" all name F3; anything else is left for code to drop.
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, list):
+            return []
+        return [str(i).strip().strip("{}[] ").upper() for i in v if isinstance(i, (str, int))]
+
+
+class SynthesizerOutput(BaseModel):
+    """Compose the answer from claims.
+
+    Read leniently: the schema sent to the model is built per turn
+    (:func:`engine.query.claims.schema_for`, ids as an ``enum``), and code
+    checks every claim against the values offered.
+    """
+
+    claims: list[Claim] = Field(default_factory=list, description="What the answer says, most important first.")
+    remark: str = Field(default="", description="Optional: one short sentence of your own, no numbers or dates.")
     sources: list[str] = Field(
         default_factory=list, max_length=6, description="Ids of the articles the answer draws on (K1, K2); may be empty."
     )
+    offered: SkipJsonSchema[list[str]] = Field(default_factory=list)
+    """The ids the prompt offered (set by code, never by the model): claims are checked against these only."""
 
 
 Check = Literal["pass", "fail"]

@@ -30,6 +30,12 @@ Rules:
   whole seconds). Durations are in seconds (unit ``s``); paces are
   ``min/km`` or ``min/100m`` in decimal minutes, displayed ``5:06/km``.
 * Ties for a best go to the earliest date: that is when the record was set.
+* A fact here is true of the entries given, not of all history. Those that
+  would read as lifetime claims (bests, counts, the last session and days
+  since it, how often, total distance, a previous best) end their label
+  "in the 38 entries found (2026-10-27 to 2026-11-25)" and carry ``found``
+  and ``found_span`` (:mod:`~engine.facts.found`). The numbers of one session
+  or week, and the latest session against the previous one, need neither.
 
 Where it lives: :mod:`~engine.facts.scan` reads the entries once into rows
 (:mod:`~engine.facts.rows`) and bouts (:mod:`~engine.facts.bouts`);
@@ -37,7 +43,8 @@ Where it lives: :mod:`~engine.facts.scan` reads the entries once into rows
 :mod:`~engine.facts.strength` and :mod:`~engine.facts.compare` state through
 the measures of :mod:`~engine.facts.measures`; :mod:`~engine.facts.cardio`
 and :mod:`~engine.facts.frequency` cover runs, swims and how often;
-:mod:`~engine.facts.compute` puts them together.
+:mod:`~engine.facts.compute` puts them together, with the span of entries
+from :mod:`~engine.facts.found` that the labels name.
 """
 
 from engine.facts.compare import compare_latest

@@ -7,11 +7,14 @@ from datetime import date
 
 from engine.facts.bouts import _SPORTS, _Bout
 from engine.facts.display import _fmt, clock
+from engine.facts.found import _Found
 from engine.facts.model import RECENT_SESSIONS, Fact
 
 
-def _bout_facts(domain: str, bouts: list[_Bout]) -> list[Fact]:
+def _bout_facts(domain: str, bouts: list[_Bout], found: _Found) -> list[Fact]:
+    """Total distance, the longest and the fastest (these name the entries found), then the latest few."""
     sport = _SPORTS[domain]
+    where = found.words
     dist_unit = sport.distance_unit
     bouts = sorted(bouts, key=lambda b: b.day)
     out: list[Fact] = []
@@ -20,14 +23,14 @@ def _bout_facts(domain: str, bouts: list[_Bout]) -> list[Fact]:
         total = sum(b.distance or 0.0 for b in measured)
         out.append(
             Fact(
-                key=f"{domain}.total_distance", label=f"total {sport.noun} distance", value=total,
+                key=f"{domain}.total_distance", label=f"total {sport.noun} distance {where}", value=total,
                 unit=dist_unit, display=f"{_fmt(total)} {dist_unit}", dates=[b.day for b in measured],
-                entry_ids=[b.entry_id for b in measured],
+                entry_ids=[b.entry_id for b in measured], found=found.count, found_span=found.span,
             )
         )
         far = _best_bout(measured, lambda b: b.distance)
-        out.append(_bout_fact(f"{domain}.longest", f"longest {sport.noun}", far.distance or 0.0, dist_unit,
-                              f"{_fmt(far.distance or 0.0)} {dist_unit}", far))
+        out.append(_bout_fact(f"{domain}.longest", f"longest {sport.noun} {where}", far.distance or 0.0, dist_unit,
+                              f"{_fmt(far.distance or 0.0)} {dist_unit}", far, found))
     # Swims are compared per stroke (freestyle is faster than breaststroke); runs all together.
     groups: dict[str, list[_Bout]] = {}
     for b in bouts:
@@ -39,8 +42,8 @@ def _bout_facts(domain: str, bouts: list[_Bout]) -> list[Fact]:
         out.append(
             _bout_fact(
                 f"{domain}.best_pace" + (f".{kind}" if kind else ""),
-                f"fastest average pace of a {kind + ' ' if kind else ''}{sport.noun}",
-                pace / 60, sport.pace_unit, clock(pace) + sport.pace_suffix, fast,
+                f"fastest average pace of a {kind + ' ' if kind else ''}{sport.noun} {where}",
+                pace / 60, sport.pace_unit, clock(pace) + sport.pace_suffix, fast, found,
             )
         )
     seen: dict[date, int] = {}
@@ -68,6 +71,11 @@ def _best_bout(bouts: list[_Bout], get: Callable[[_Bout], float | None]) -> _Bou
     return best
 
 
-def _bout_fact(key: str, label: str, value: float, unit: str, display: str, b: _Bout) -> Fact:
+def _bout_fact(
+    key: str, label: str, value: float, unit: str, display: str, b: _Bout, found: _Found | None = None
+) -> Fact:
+    """A fact from one bout; with ``found``, a best of the entries found (its label says so)."""
     return Fact(key=key, label=label, value=value, unit=unit, display=display, on=b.day, dates=[b.day],
-                entry_ids=[b.entry_id], lower_is_better=unit.startswith("min/"))
+                entry_ids=[b.entry_id], lower_is_better=unit.startswith("min/"),
+                found=found.count if found is not None else None,
+                found_span=found.span if found is not None else None)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from operator import itemgetter
 
 from engine.facts.display import _signed, _with_unit
+from engine.facts.found import _Found, _found
 from engine.facts.lifts import _Lift, _lifts
 from engine.facts.measures import _BODYWEIGHT, _WEIGHTED
 from engine.facts.model import Fact
@@ -18,8 +19,12 @@ def _pct(delta: float, base: float) -> float | None:
     return delta / base * 100 if base else None
 
 
-def _compare(lift: _Lift) -> list[Fact]:
-    """Latest session vs the previous one and vs the best before it, per measure."""
+def _compare(lift: _Lift, found: _Found) -> list[Fact]:
+    """Latest session vs the previous one and vs the best before it, per measure.
+
+    The previous best is the best of the entries found, and its facts say so:
+    "a new best" over the last 30 days is no lifetime record.
+    """
     name, note, unit = lift.name, lift.note, lift.unit
     *earlier, last = lift.days
     out: list[Fact] = []
@@ -41,31 +46,34 @@ def _compare(lift: _Lift) -> list[Fact]:
             if other is None or then is None:
                 continue
             if side == "previous":
-                what, verdict = "the previous session", ""
-                then_label = f"{m.noun} in the previous {name} session"
+                what, where, verdict = "the previous session", "", ""
+                then_label = f"{m.noun} in the previous {name} session{note}"
+                count, span = None, None
             else:
-                what = "the previous best"
+                what, where = "the previous best", " " + found.words
+                count, span = found.count, found.span
                 # Ranked like the best itself, so 55 kg × 10 beats 55 kg × 5.
                 rank = itemgetter(*m.order)
                 verdict = (
                     ", a new best" if rank(last) > rank(other)
                     else ", equal to the best" if rank(last) == rank(other) else ", below the best"
                 )
-                then_label = f"previous best {m.noun} of {name} (before the latest session)"
+                then_label = f"previous best {m.noun} of {name} (before the latest session){note}{where}"
             delta = now - then
             dates, ids = [other[_DAY], last[_DAY]], [*lift.ids(other), *lift.ids(last)]
-            vs = f"latest {last[_DAY].isoformat()} vs {what} {other[_DAY].isoformat()}"
+            vs = f"latest {last[_DAY].isoformat()} vs {what} {other[_DAY].isoformat()}{where}"
             out.append(
                 Fact(
-                    key=f"{name}.{side}.{m.key}", label=then_label + note, value=then, unit=fact_unit,
+                    key=f"{name}.{side}.{m.key}", label=then_label, value=then, unit=fact_unit,
                     display=m.show(other, unit), on=other[_DAY], dates=[other[_DAY]], entry_ids=lift.ids(other),
+                    found=count, found_span=span,
                 )
             )
             out.append(
                 Fact(
                     key=f"{name}.vs_{side}.{m.key}", label=f"change in {m.noun} of {name}, {vs}{verdict}{note}",
                     value=delta, unit=delta_unit, display=_with_unit(_signed(delta), delta_unit),
-                    dates=dates, entry_ids=ids, change=True,
+                    dates=dates, entry_ids=ids, change=True, found=count, found_span=span,
                 )
             )
             if (pct := _pct(delta, then)) is not None:
@@ -73,6 +81,7 @@ def _compare(lift: _Lift) -> list[Fact]:
                     Fact(
                         key=f"{name}.vs_{side}.{m.key}_pct", label=f"change in {m.noun} of {name} in percent, {vs}",
                         value=pct, unit="%", display=_signed(pct) + "%", dates=dates, entry_ids=ids, change=True,
+                        found=count, found_span=span,
                     )
                 )
     return out
@@ -94,5 +103,8 @@ def compare_latest(entries: Sequence[Entry], exercise: str) -> list[Fact]:
         Facts, or an empty list when the exercise was never logged.
     """
     name = exercise.strip().lower()
+    found = _found(entries)
+    if found is None:
+        return []
     lifts = _lifts(entries, _scan(entries, {name}, cardio=False))
-    return _compare(lifts[0]) if lifts else []
+    return _compare(lifts[0], found) if lifts else []

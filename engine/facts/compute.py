@@ -7,6 +7,7 @@ from datetime import date
 
 from engine.facts.cardio import _bout_facts
 from engine.facts.compare import _compare
+from engine.facts.found import _found
 from engine.facts.frequency import _frequency
 from engine.facts.lifts import _lifts
 from engine.facts.model import Fact
@@ -32,14 +33,19 @@ def compute_facts(
 
     Returns:
         Frequency facts, then per exercise (alphabetical), then runs and swims.
+        Those true of these entries only (bests, counts, the last session,
+        how often) say so in their label and carry ``found``.
     """
+    found = _found(entries)
+    if found is None:
+        return []
     wanted = frozenset(x.strip().lower() for x in exercises) if exercises is not None else None
     scan = _scan(entries, wanted)
-    out = _frequency(scan.sessions, today)
+    out = _frequency(scan.sessions, today, found)
     for lift in _lifts(entries, scan):
-        out += _lift_facts(lift, today)
+        out += _lift_facts(lift, today, found)
         if wanted is not None:
-            out += _compare(lift)
+            out += _compare(lift, found)
     for domain in sorted(scan.bouts):
-        out += _bout_facts(domain, scan.bouts[domain])
+        out += _bout_facts(domain, scan.bouts[domain], found)
     return out

@@ -32,6 +32,14 @@ class Fact(BaseModel):
     entry_ids: list[str] = Field(default_factory=list)
     scope: tuple[date, date] | None = None
     """The days a whole-history or period fact covers (first, last); None for facts over retrieved entries."""
+    found: int | None = None
+    """For a fact over retrieved entries that is true of them only (a best, a count, the last session,
+    days since it, how often, a total distance): how many entries it was computed over (active, parsed),
+    and its label ends "in the 38 entries found (first to last)". None for whole-history and period
+    facts (they carry ``scope``) and for facts about one dated session, one week, or the latest
+    session against the previous one, which read the same whatever else was fetched."""
+    found_span: tuple[date, date] | None = None
+    """With ``found``: the first and last day of those entries."""
     change: bool = False
     """A difference between two values (latest vs previous, first vs latest): direction words follow its sign."""
     lower_is_better: bool = False

@@ -5,41 +5,47 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from engine.facts.display import _fmt, _week, _with_unit
+from engine.facts.found import _Found
 from engine.facts.lifts import _Lift, _set_text, _summary
 from engine.facts.measures import _BODYWEIGHT, _WEIGHTED, _Measure
 from engine.facts.model import RECENT_SESSIONS, RECENT_WEEKS, Fact
 from engine.facts.rows import _BY_DAY, _DAY, _E1_R, _E1_UNIT, _E1_W, _Row
 
 
-def _lift_facts(lift: _Lift, today: date | None) -> list[Fact]:
+def _lift_facts(lift: _Lift, today: date | None, found: _Found) -> list[Fact]:
+    """Sessions, the last one, bests (these name the entries found), recent and weekly volume."""
     name, unit, note, days = lift.name, lift.unit, lift.note, lift.days
+    where = found.words
     last = days[-1]
     count, summary = _summary(lift.logs(last))
     out = [
         Fact(
-            key=f"{name}.sessions", label=f"{name} sessions logged", value=len(days),
+            key=f"{name}.sessions", label=f"{name} sessions {where}", value=len(days),
             unit="sessions", display=f"{len(days)} session{'s' if len(days) != 1 else ''}",
-            dates=list(map(_BY_DAY, days)), entry_ids=lift.all_ids(days),
+            dates=list(map(_BY_DAY, days)), entry_ids=lift.all_ids(days), found=found.count, found_span=found.span,
         ),
         Fact(
-            key=f"{name}.last", label=f"last {name} session", value=count, unit="sets",
+            key=f"{name}.last", label=f"last {name} session {where}", value=count, unit="sets",
             display=summary, on=last[_DAY], dates=[last[_DAY]], entry_ids=lift.ids(last),
+            found=found.count, found_span=found.span,
         ),
     ]
     if today is not None:
         ago = (today - last[_DAY]).days
         out.append(
             Fact(
-                key=f"{name}.days_since_last", label=f"days since the last {name} session", value=ago,
+                key=f"{name}.days_since_last", label=f"days since the last {name} session {where}", value=ago,
                 unit="days", display=f"{ago} day{'s' if ago != 1 else ''}", dates=[last[_DAY], today],
-                entry_ids=lift.ids(last),
+                entry_ids=lift.ids(last), found=found.count, found_span=found.span,
             )
         )
 
-    def one(key: str, label: str, value: float, m: _Measure, display: str, r: _Row) -> Fact:
+    def one(key: str, label: str, value: float, m: _Measure, display: str, r: _Row, *, record: bool = False) -> Fact:
+        """A fact from one session; a ``record`` is the best of the entries found and says so."""
         return Fact(
-            key=f"{name}.{key}", label=label + note, value=value, unit=m.unit(unit),
-            display=display, on=r[_DAY], dates=[r[_DAY]], entry_ids=lift.ids(r),
+            key=f"{name}.{key}", label=f"{label}{note} {where}" if record else label + note, value=value,
+            unit=m.unit(unit), display=display, on=r[_DAY], dates=[r[_DAY]], entry_ids=lift.ids(r),
+            found=found.count if record else None, found_span=found.span if record else None,
         )
 
     measures = _WEIGHTED if lift.weighted else _BODYWEIGHT
@@ -47,10 +53,10 @@ def _lift_facts(lift: _Lift, today: date | None) -> list[Fact]:
         best = m.best(days)
         if best is None or (value := m.get(best)) is None:
             continue
-        out.append(one(m.best_key, f"{m.best_label} {name}", value, m, m.show(best, unit), best))
+        out.append(one(m.best_key, f"{m.best_label} {name}", value, m, m.show(best, unit), best, record=True))
         if m.key == "e1rm":
             shown = f"{_set_text(best[_E1_W], best[_E1_R], best[_E1_UNIT], unit)} (e1RM {m.show(best, unit)})"
-            out.append(one("best_set", f"best {name} set by estimated 1RM", value, m, shown, best))
+            out.append(one("best_set", f"best {name} set by estimated 1RM", value, m, shown, best, record=True))
     size = measures[-1]
     per = f"{size.noun} of {name}"
     recent = [r for r in days[-4 * RECENT_SESSIONS :] if size.get(r) is not None][-RECENT_SESSIONS:]

@@ -74,7 +74,7 @@ def build_graph(deps: Deps) -> StateGraph[State]:
     g.add_conditional_edges("expand_domain", r.after_expand_domain, ["plan", "clarify_query", "retrieve", "synthesize"])
     g.add_conditional_edges("clarify_query", r.after_clarify_query, ["wait_user", "retrieve", "synthesize"])
     g.add_conditional_edges("synthesize", r.after_synthesize, ["evaluate", "finish"])
-    g.add_conditional_edges("evaluate", r.after_evaluate, ["finish", "synthesize", "plan"])
+    g.add_conditional_edges("evaluate", r.after_evaluate, ["finish", "synthesize"])
     # TASK and CORRECTION
     g.add_conditional_edges("form_task", r.after_form_task, ["approval", "wait_user", "remember"])
     g.add_edge("approval", "record_decision")

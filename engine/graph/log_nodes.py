@@ -128,13 +128,10 @@ class LogNodes:
         if len(answers) == 1 and len(questions) > 1:
             answers = answers * len(questions)
         items = [ClarificationItem(question=q.text, answer=a) for q, a in zip(questions, answers) if a]
-        responses = dict(state.get("user_responses", {}))
-        for q, a in zip(questions, answers):
-            if a:
-                responses[q.gap or q.text] = a
         return {
             "answers": [*state.get("answers", []), *items],
-            "user_responses": responses,
+            # Keyed per question: two questions about one gap, or one asked in two rounds, keep both answers.
+            "user_responses": interrupts.keep_answers(state.get("user_responses", {}), questions, answers),
             "declined": False,
             "ask": None,
         }

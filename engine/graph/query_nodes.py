@@ -2,13 +2,14 @@
 (EXPAND_DOMAIN | CLARIFY → WAIT_USER) → SYNTHESIZE → EVALUATE → FINISH (CHAT: ``chat_node.py``).
 
 Nodes change state; the routers in ``routes.py`` only read it. Numbers come
-from code: RETRIEVE computes facts over the retrieved window and over the
-whole history (indexed SQL), and offers them with entries and the
-question's own values as a table of references (``{F3}``). The Synthesizer
-refers to them; EVALUATE checks its text structurally in code
-(:mod:`engine.query.grounding`) before any model judges it; FINISH renders
-the values in the person's language, or writes the answer from the facts
-when no grounded text came.
+from code: RETRIEVE computes facts over the retrieved window, over the whole
+history and over the periods the question names (indexed SQL), and offers
+them with entries and the question's own values as a table of ids
+(``F3``). The Synthesizer chooses claims citing those ids
+(:mod:`engine.query.claims`); EVALUATE is code's check of them, no model
+call; FINISH writes every claim as sentences in the person's language, with
+code's own claims for what it read the question to ask, or the facts
+themselves when nothing usable came.
 """
 
 from __future__ import annotations
@@ -21,25 +22,28 @@ import structlog
 from engine import interrupts, texts
 from engine.agents.analyzer import analyze
 from engine.agents.clarifier import clarify
-from engine.agents.evaluator import evaluate
 from engine.agents.planner import plan
-from engine.agents.schemas import AnalyzerOutput, EvaluatorOutput, Gap, PlannerOutput, SynthesizerOutput
-from engine.agents.synthesizer import synthesize
+from engine.agents.schemas import AnalyzerOutput, EvaluatorOutput, Gap, PlannerOutput
+from engine.agents.budget import PROMPT_BUDGET, tokens
+from engine.agents.synthesizer import synthesize, system_prompt, user_prompt
 from engine.domains.registry import ActiveDomainContext
 from engine.facts import Fact, compute_facts, facts_text
 from engine.graph.deps import Deps
-from engine.graph.routes import user_only_gaps
+from engine.graph.routes import expansion_requests, loaded_domains, user_only_gaps
 from engine.graph.state import State, analysis_of, articles_of, draft_of, dump, emit, plan_of, refs_of
 from engine.interrupts import AskQuestion
 from engine.outcomes import Answer, Notice
-from engine.query.answering import answer_outcome, question_values, table_for
+from engine.query.answering import answer_outcome, gaps_for, question_values, shown_to, table_for
+from engine.query.asked import answering, asked_facts
+from engine.query.claims import Kept, check_claims
+from engine.query.offer import offer
+from engine.query.references import RefTable
 from engine.query import articles as kb
 from engine.query.asking import shows_list
 from engine.query.lookup import articles_for
-from engine.query.grounding import GroundingReport, check_text
 from engine.query.questions import QuestionShape, read_question
 from engine.query.records import history_facts, merge
-from engine.query.render import language_of, render_text
+from engine.query.render import language_of
 from engine.query.retrieval import RetrievalResult, Retriever, normalize_instructions
 from engine.store.bouts import BoutStore
 from engine.store.history import HistoryStore
@@ -47,6 +51,10 @@ from engine.store.history import HistoryStore
 log = structlog.get_logger("engine.query")
 
 FALLBACK_DOMAIN = "general_fitness"
+REPLY_ROOM = 150
+"""Prompt tokens kept free for the re-ask message a failed reply brings."""
+MIN_VALUES = 300
+"""The values never get less than this, whatever the rest of the prompt takes."""
 CODE_PLAN = PlannerOutput(reasoning="planned in code from the question's reading", next_action="retrieve")
 """The plan of a question code read: retrieval comes from the reading (``normalize_instructions``)."""
 
@@ -140,8 +148,10 @@ class QueryNodes:
         whole = await history_facts(
             history, bouts, state["user"], state["text"], shape, periods, stated, ctx.domains_loaded, today
         )
-        facts = merge(whole, window)
+        asked = await asked_facts(history, state["user"], shape, ctx.vocabulary.canonicals, today)
+        facts = [*asked, *merge(whole, window)]
         table = table_for(facts, entries, stated, shape, periods)
+        gaps_for(table, shape)
         chunks = await articles_for(self.d.library, ctx, state["text"], planned_out.knowledge_query if planned_out else "")
         notes = kb.offer(table, chunks)
         log.info(
@@ -150,6 +160,7 @@ class QueryNodes:
             entries=len(entries),
             facts=len(facts),
             history_facts=len(whole),
+            asked_facts=len(asked),
             articles=len(notes),
         )
         return {
@@ -174,20 +185,14 @@ class QueryNodes:
             state.get("user_responses", {}),
             [*retrieval.warnings, *kb.found_note(articles_of(state))],
         )
-        requested = [g.suspected_domain for g in out.gaps if g.outside_current_expertise and g.suspected_domain]
+        requested = expansion_requests(out.gaps, loaded_domains(state), self.d.selector.registry.names)
         return {"analysis": dump(out), "expansion_request": requested}
 
     def _judged_in_code(self, state: State) -> AnalyzerOutput:
         """Sufficiency judged in code for a question code planned: retrieval already widened what it
-        could, so the answer is written from what was found; a term nothing was found for is a gap."""
-        shape = QuestionShape.model_validate(state["shape"])
-        table = refs_of(state)
-        found = {t for r in table.refs for t in r.terms}
-        gaps = [
-            Gap(description=f"no entries of {term}", gap_type="data", severity="low")
-            for term in shape.terms
-            if term not in found and not shape.families.get(term)
-        ]
+        could, so the answer is written from what was found; a term nothing was found for is a gap
+        (a ``G`` value the answer can state)."""
+        gaps = [Gap(description=r.text, gap_type="data", severity="low") for r in refs_of(state).of("gap")]
         return AnalyzerOutput(findings=[], patterns=[], gaps=gaps, verdict="sufficient")
 
     async def expand_domain(self, state: State) -> dict[str, Any]:
@@ -234,81 +239,73 @@ class QueryNodes:
         )
         return {"ask": dump(payload), "ask_origin": "query", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
 
+    def _must(self, state: State) -> list[Kept]:
+        """The claims code makes for what it read the question to ask."""
+        shape = QuestionShape.model_validate(state["shape"])
+        return answering(refs_of(state), shape, date.fromisoformat(state["today"]), lists=shows_list(state["text"]))
+
     async def synthesize(self, state: State) -> dict[str, Any]:
         table = refs_of(state)
         shape = QuestionShape.model_validate(state["shape"])
         lang = state.get("language", "en")
         articles = articles_of(state)
         if not table.has_data and not articles:
-            draft = SynthesizerOutput(answer=texts.no_entries_for(shape.terms, lang))
-            return {"draft": dump(draft), "answered_by_code": True}
+            return {"draft": None, "by_code_text": texts.no_entries_for(shape.terms, lang), "answered_by_code": True}
         notes = list(RetrievalResult.model_validate(state.get("retrieval") or {}).warnings)
         if state.get("declined") and state.get("fallback"):
             notes.append(f"The person skipped the question; {state['fallback']}")
         if state.get("is_partial"):
             notes.append("Some of the question is outside what I know; say so briefly.")
-        out = await synthesize(
-            self.d.llm,
-            self._ctx(state),
-            state["text"],
-            table.prompt(),
-            state.get("user_responses", {}),
-            notes,
-            state.get("feedback", ""),
-            lang,
-            kb.prompt(articles) if articles else "",
+        ctx = self._ctx(state)
+        responses = state.get("user_responses", {})
+        feedback = state.get("feedback", "")
+        shown = kb.prompt(articles) if articles else ""
+        # The values get what the budget leaves after the instructions and the rest of the prompt.
+        base = tokens(system_prompt(ctx, lang)) + tokens(
+            user_prompt(state["text"], RefTable(), responses, notes, feedback, shown)
         )
+        lists = shows_list(state["text"])
+        offered = offer(
+            table, self._must(state), shape, max(PROMPT_BUDGET - base - REPLY_ROOM, MIN_VALUES), lists=lists
+        )
+        out = await synthesize(self.d.llm, ctx, state["text"], offered, responses, notes, feedback, lang, shown)
+        out.offered = [r.id for r in offered.refs]
         return {"draft": dump(out), "answered_by_code": False}
 
     async def evaluate(self, state: State) -> dict[str, Any]:
-        draft = SynthesizerOutput.model_validate(state["draft"])
-        table = refs_of(state)
-        report = check_text(draft.answer, table)
+        """Code's check of the claims (no model re-reads what code checked): a re-ask only when nothing
+        the model sent is usable and code read no fact of its own that answers the question."""
+        draft = draft_of(state)
+        check = check_claims(draft.claims, draft.remark, draft.sources, shown_to(draft, refs_of(state))) if draft else None
         retries = state.get("eval_retries", 0) + 1
-        if not report.ok:
-            # Deterministic failure: no need to ask the model why.
-            verdict = EvaluatorOutput(
-                accuracy="fail", relevance="pass", safety="pass", completeness="pass",
-                feedback=report.feedback(), verdict="fail",
-            )
-        elif state.get("code_plan"):
-            # Code read the question and checked every value: no model re-reads what code already checked.
-            verdict = EvaluatorOutput(accuracy="pass", relevance="pass", safety="pass", completeness="pass", verdict="pass")
-        else:
-            shown = render_text(draft.answer, table, "en", attached=report.attached)
-            values = table.prompt(["fact", "entry", "question", "date"])
-            if articles := articles_of(state):
-                values += "\n\nArticles:\n" + kb.original(articles)
-            verdict = await evaluate(
-                self.d.llm, self._ctx(state), state["text"], shown, values, state.get("user_responses", {})
-            )
-            checks = (verdict.accuracy, verdict.relevance, verdict.safety, verdict.completeness)
-            if verdict.verdict == "pass" and "fail" in checks:
-                verdict = verdict.model_copy(update={"verdict": "fail"})
+        usable = check is not None and (check.usable or bool(self._must(state)))
+        feedback = "" if usable or check is None else check.feedback()
         log.info(
-            "evaluation", verdict=verdict.verdict, numbers=report.numbers, unknown=report.unknown,
-            directions=report.directions, attempt=retries,
+            "evaluation", verdict="pass" if usable else "fail", kept=len(check.kept) if check else 0,
+            dropped=check.dropped if check else [], notes_dropped=len(check.notes_dropped) if check else 0,
+            attempt=retries,
         )
-        return {
-            "evaluation": dump(verdict), "feedback": verdict.feedback, "eval_retries": retries,
-            "grounding": dump(report),
-        }
+        verdict = EvaluatorOutput(
+            accuracy="pass" if usable else "fail", relevance="pass", safety="pass", completeness="pass",
+            feedback=feedback, verdict="pass" if usable else "fail",
+        )
+        return {"evaluation": dump(verdict), "feedback": feedback, "eval_retries": retries}
 
     async def finish(self, state: State) -> dict[str, Any]:
-        draft = draft_of(state)
-        report = state.get("grounding")
+        if state.get("answered_by_code"):
+            text = state.get("by_code_text") or ""
+            lang = "ko" if state.get("language") == "ko" else "en"
+            return emit(state, Answer(text=text, partial=bool(state.get("is_partial")), language=lang))
         answer = await answer_outcome(
             self.d.entries,
             state["user"],
             refs_of(state),
             self._ctx(state),
             state.get("language", "en"),
-            draft.answer if draft else "",
-            by_code=bool(state.get("answered_by_code")),
-            report=GroundingReport.model_validate(report) if report else None,
-            evaluation=state.get("evaluation") or {},
+            draft_of(state),
+            self._must(state),
             partial=bool(state.get("is_partial")),
             articles=articles_of(state),
-            sources=draft.sources if draft else (),
+            wanted=QuestionShape.model_validate(state["shape"]).wanted,
         )
         return emit(state, answer)

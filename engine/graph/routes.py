@@ -7,9 +7,11 @@ exist). ``build.py`` passes each router with its explicit target list.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from engine import interrupts
 from engine.agents.schemas import Gap
 from engine.graph.state import State, analysis_of, pending_ask
 
@@ -91,7 +93,7 @@ class Routes:
         analysis = analysis_of(state)
         if analysis is None:
             return "synthesize"
-        if any(g.outside_current_expertise for g in analysis.gaps):
+        if outside_gaps(analysis.gaps, loaded_domains(state)):
             return "expand_domain"
         if analysis.verdict == "sufficient":
             return "synthesize"
@@ -121,14 +123,11 @@ class Routes:
         # An answer written by code has nothing for the model to check.
         return "evaluate" if state.get("draft") and not state.get("answered_by_code") else "finish"
 
-    def after_evaluate(self, state: State) -> Literal["finish", "synthesize", "plan"]:
+    def after_evaluate(self, state: State) -> Literal["finish", "synthesize"]:
+        # Code's check of the claims: ask the model again only while nothing of its answer was usable.
         evaluation = state.get("evaluation") or {}
-        if evaluation.get("verdict") == "pass":
+        if evaluation.get("verdict") == "pass" or state.get("eval_retries", 0) > self.max_retries:
             return "finish"
-        if state.get("eval_retries", 0) > self.max_retries:
-            return "finish"
-        if evaluation.get("missing_data") and state.get("plan_rounds", 0) < self.max_plan_rounds:
-            return "plan"
         return "synthesize"
 
     # ------------------------------------------------------------------ TASK and CORRECTION
@@ -164,4 +163,33 @@ def user_only_gaps(state: State) -> list[Gap]:
     analysis = analysis_of(state)
     answered = state.get("user_responses", {})
     gaps = analysis.gaps if analysis is not None else []
-    return [g for g in gaps if g.gap_type in USER_ONLY and g.description not in answered]
+    # A gap is answered when any of its questions was.
+    return [g for g in gaps if g.gap_type in USER_ONLY and not interrupts.answered(g.description, answered)]
+
+
+def loaded_domains(state: State) -> list[str]:
+    """The domains this turn has loaded: the active ones and every one an expansion added."""
+    return list(dict.fromkeys([*(state.get("domains") or []), *(state.get("domain_expansion_history") or [])]))
+
+
+def outside_gaps(gaps: Iterable[Gap], loaded: Collection[str]) -> list[Gap]:
+    """Gaps that need another domain's knowledge than the loaded ones.
+
+    A gap that names a loaded domain is not one: loading it again gives nothing new,
+    and going to EXPAND_DOMAIN for it would mark a sufficient answer partial. A gap
+    naming no domain, or one the registry lacks, still is (EXPAND_DOMAIN then finds
+    nothing to load and the answer says it is partial).
+    """
+    return [g for g in gaps if g.outside_current_expertise and g.suspected_domain not in loaded]
+
+
+def expansion_requests(gaps: Iterable[Gap], loaded: Collection[str], known: Collection[str]) -> list[str]:
+    """The domains ANALYZE asks EXPAND_DOMAIN to load: named by an outside gap, known, not loaded; each once.
+
+    Args:
+        gaps: The Analyzer's gaps.
+        loaded: The domains already loaded (``loaded_domains``).
+        known: The registry's domain names.
+    """
+    wanted = [d for g in outside_gaps(gaps, loaded) if (d := g.suspected_domain) is not None and d in known]
+    return list(dict.fromkeys(wanted))

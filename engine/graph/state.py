@@ -61,8 +61,6 @@ class State(TypedDict, total=False):
     """RefTable: the values an answer may refer to ({F3}), built by RETRIEVE."""
     articles: list[dict[str, Any]]
     """ArticleNote per knowledge-base section RETRIEVE found (``K1``, values as ``{A2}``)."""
-    grounding: dict[str, Any] | None
-    """GroundingReport of the last draft (the structural check)."""
     domain_expansion_history: list[str]
     expansion_request: list[str]
     is_partial: bool
@@ -73,13 +71,15 @@ class State(TypedDict, total=False):
     facts: list[dict[str, Any]]
     analysis: dict[str, Any] | None
     user_responses: dict[str, str]
-    """Gap -> the person's answer."""
+    """``"<gap> — <question>"`` (or the question) -> the person's answer (:func:`engine.interrupts.keep_answers`)."""
     fallback: str
     """What to do instead, when the person declined a question."""
     draft: dict[str, Any] | None
     """SynthesizerOutput of the last attempt."""
     answered_by_code: bool
-    """The draft was written by code (nothing for the model to check)."""
+    """The answer was written by code with no model call (nothing for the model to check)."""
+    by_code_text: str
+    """That answer's text."""
     evaluation: dict[str, Any] | None
     feedback: str
     eval_retries: int
@@ -124,7 +124,6 @@ def fresh_turn(
         language="en",
         refs=None,
         articles=[],
-        grounding=None,
         domain_expansion_history=[],
         expansion_request=[],
         is_partial=False,
@@ -137,6 +136,7 @@ def fresh_turn(
         fallback="",
         draft=None,
         answered_by_code=False,
+        by_code_text="",
         evaluation=None,
         feedback="",
         eval_retries=0,

@@ -2,10 +2,14 @@
 
 Depth 1 follows every link of the initial chunks and adds at most 2 chunks of
 each linked article; depth 2 follows the links of the chunks depth 1 added, at
-most 1 chunk per article. Chunks are never repeated (by ``chunk_id``), an
-article already in the result is not followed again (so back-links and
-cycles end there), and the result never exceeds the total limit. The added
-chunks come after the initial ones, in the order their links were found.
+most 1 chunk per article. Chunks are never repeated (by ``chunk_id``), but
+only the chunks already in the result are skipped, not their article: a
+search that found one section of an article does not keep its lead out. A
+link whose article has nothing left to add is not followed (so back-links and
+cycles end there), one article gives at most its per-depth share however
+many names its links use (title or file), and the result never exceeds the
+total limit. The added chunks come after the initial ones, in the order their
+links were found.
 
 Which chunks of a linked article: those most similar to the query when its
 vector is known, otherwise the article's first chunks (its lead defines it).
@@ -91,7 +95,6 @@ class ContextExpander:
         result = list(chunks[: self._max_chunks])
         truncated = len(chunks) > self._max_chunks
         seen_ids = {c.chunk_id for c in result}
-        seen_articles = {article_key(c.article_title) for c in result}
         links_per_depth: dict[int, int] = {}
         added_per_depth: dict[int, int] = {}
         missing: list[str] = []
@@ -100,34 +103,36 @@ class ContextExpander:
         for level in range(1, depth + 1):
             links = _links_of(frontier)
             links_per_depth[level] = len(links)
-            follow = [link for link in links if link.key not in seen_articles]
-            skipped += len(links) - len(follow)
             added: list[Chunk] = []
-            if follow and len(result) >= self._max_chunks:
-                truncated = True
-            elif follow:
-                candidates = self._candidates([link.key for link in follow], query_vector is not None)
-                for link in follow:
-                    group = _article_for(link, candidates)
-                    if not group:
-                        missing.append(link.title)
-                        continue
-                    seen_articles.add(link.key)
-                    seen_articles.update(c.keys[0] for c in group)
-                    fresh = [c for c in group if c.chunk.chunk_id not in seen_ids]
-                    for cand, sim in _ranked(fresh, query_vector)[: PER_ARTICLE[level]]:
-                        if len(result) >= self._max_chunks:
-                            truncated = True
-                            break
-                        chunk = cand.chunk.model_copy(
-                            update={"depth": level, "via": link.source.article_title, "score": sim,
-                                    "vector_similarity": sim if query_vector is not None else None}
-                        )
-                        seen_ids.add(chunk.chunk_id)
-                        result.append(chunk)
-                        added.append(chunk)
-                    if truncated:
+            # Articles this depth already took from: a title link and a file link name one article twice.
+            followed: set[tuple[str, str]] = set()
+            candidates = self._candidates([link.key for link in links], query_vector is not None) if links else []
+            for link in links:
+                group = _article_for(link, candidates)
+                if not group:
+                    missing.append(link.title)
+                    continue
+                article = (group[0].chunk.domain, group[0].chunk.source)
+                # Skip the chunks already there, not their article: a section the search found
+                # must not keep the article's lead out.
+                fresh = [c for c in group if c.chunk.chunk_id not in seen_ids]
+                if not fresh or article in followed:
+                    skipped += 1
+                    continue
+                followed.add(article)
+                for cand, sim in _ranked(fresh, query_vector)[: PER_ARTICLE[level]]:
+                    if len(result) >= self._max_chunks:
+                        truncated = True
                         break
+                    chunk = cand.chunk.model_copy(
+                        update={"depth": level, "via": link.source.article_title, "score": sim,
+                                "vector_similarity": sim if query_vector is not None else None}
+                    )
+                    seen_ids.add(chunk.chunk_id)
+                    result.append(chunk)
+                    added.append(chunk)
+                if truncated:
+                    break
             added_per_depth[level] = len(added)
             frontier = added
             if truncated or not added:

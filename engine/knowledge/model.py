@@ -70,7 +70,7 @@ class ExpansionStats(BaseModel):
     missing_links: list[str] = Field(default_factory=list)
     """Linked titles with no article in the knowledge base."""
     skipped_seen: int = 0
-    """Links to articles already in the result (back-links and cycles), not followed again."""
+    """Links whose article had nothing left to add, or was already taken from at this depth (back-links, cycles)."""
     truncated: bool = False
     """True when the total limit stopped expansion early."""
 

@@ -1,1 +1,1 @@
-"""Answering questions about entries: the question's shape, entry search, grounding checks."""
+"""Answering questions about entries: the question's shape, entry search, what it asks, claims."""

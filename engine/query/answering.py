@@ -1,19 +1,20 @@
 """From facts to the answer a person reads: the table of values, and the Answer.
 
-The answer is the model's text with every reference rendered by code, when
-that text passed the structural check; otherwise the facts themselves,
-written by code and marked partial (never the unchecked text, and never "I
-have no entries" while entries exist). Citations are the entries the values
-rest on.
+The answer is composed from claims (:mod:`engine.query.claims`): the
+model's that passed the check and code's own for what it read the question
+to ask, each written by code (:mod:`engine.query.sentences`). With neither,
+the facts themselves, written by code and marked partial (never unchecked
+text, and never "I have no entries" while entries exist). Citations are the
+entries the stated values rest on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 from engine import texts
+from engine.agents.schemas import SynthesizerOutput
 from engine.domains.registry import ActiveDomainContext
 from engine.entries.model import Entry
 from engine.facts import Fact
@@ -21,12 +22,13 @@ from engine.outcomes import Answer, Citation
 from engine.query import articles as kb
 from engine.query.articles import ArticleNote
 from engine.query.by_code import chosen, written_by_code
-from engine.query.grounding import GroundingReport
+from engine.query.claims import Kept, check_claims
 from engine.query.number_reading import StatedValue, stated_values
 from engine.language.periods import Period
 from engine.query.questions import QuestionShape
-from engine.query.references import RefTable, build_table, used
-from engine.query.render import Language, korean_names, render_text
+from engine.query.references import RefTable, build_table
+from engine.query.render import Language, korean_names
+from engine.query.sentences import compose
 from engine.store.entries import EntryStore
 
 MAX_CITATIONS = 10
@@ -72,43 +74,72 @@ async def citations(store: EntryStore, user: str, ids: Sequence[str]) -> list[Ci
     ]
 
 
+def shown_to(draft: SynthesizerOutput, table: RefTable) -> RefTable:
+    """The values the model was offered (its claims may cite only these); all of them for a draft
+    that does not say (stored before the offer was kept)."""
+    if not draft.offered:
+        return table
+    offered = set(draft.offered)
+    return RefTable(refs=[r for r in table.refs if r.id in offered])
+
+
+def gaps_for(table: RefTable, shape: QuestionShape) -> None:
+    """Add a ``G`` value for each exercise the question names that nothing was found of (in its period)."""
+    found = {t for r in table.refs if r.kind in ("fact", "entry") for t in r.terms}
+    found |= {r.key.split(".", 1)[0] for r in table.of("fact")}
+    period = shape.period
+    scope = (period.start, period.end) if period is not None else None
+    for term in shape.terms:
+        if term in found or shape.families.get(term):
+            continue
+        where = f" in {scope[0].isoformat()} to {scope[1].isoformat()}" if scope else ""
+        table.add("gap", f"no entries of {term}{where}", label="nothing found", terms=[term], scope=scope)
+
+
 async def answer_outcome(
     store: EntryStore,
     user: str,
     table: RefTable,
     ctx: ActiveDomainContext,
     lang: str,
-    draft: str,
+    draft: SynthesizerOutput | None,
+    must: Sequence[Kept],
     *,
-    by_code: bool,
-    report: GroundingReport | None,
-    evaluation: dict[str, Any],
     partial: bool,
     articles: Sequence[ArticleNote] = (),
-    sources: Sequence[str] = (),
+    wanted: Sequence[str] = (),
 ) -> Answer:
-    """The Answer the person reads (see the module docstring).
+    """The Answer the person reads: the model's claims and code's, every sentence written by code.
+
+    With no claim that passed and nothing code read the question to ask, code
+    writes the answer from the facts (or quotes the articles), marked partial.
 
     Args:
+        draft: The Synthesizer's claims (None when it was not asked).
+        must: The claims code makes for what it read the question to ask.
         articles: The knowledge-base sections the model was shown.
-        sources: The article ids the model said it drew on (``K1``).
+        wanted: The exercises the question names (a code-written answer shows theirs first).
     """
     language: Language = "ko" if lang == "ko" else "en"
-    if by_code:
-        return Answer(text=draft, partial=partial)
     names = names_for(table, ctx, language)
     now = datetime.now(UTC)
-    if report is not None and report.ok and draft.strip():
-        text = render_text(draft, table, language, names, report.attached)
-        ids = [i for ref_id in used(draft) if (ref := table.get(ref_id)) is not None for i in ref.entry_ids]
-        failed = bool(evaluation) and evaluation.get("verdict") != "pass"
-        cited = await citations(store, user, ids) + kb.cited(articles, table, draft, sources, now)
-        return Answer(text=text, citations=cited, partial=partial or failed)
+    check = check_claims(draft.claims, draft.remark, draft.sources, shown_to(draft, table)) if draft else None
+    if check is not None and (check.usable or must):
+        text, used_refs = compose(check.kept, must, check.remark, table, language, names)
+        ids = [i for r in used_refs for i in r.entry_ids]
+        named = [*check.sources, *(r.id for r in used_refs if r.kind in ("source", "article"))]
+        cited = await citations(store, user, ids) + kb.cited(articles, table, "", named, now)
+        return Answer(text=text, citations=cited, partial=partial or not check.usable and not must, language=language)
+    if must:
+        text, used_refs = compose([], must, "", table, language, names)
+        ids = [i for r in used_refs for i in r.entry_ids]
+        return Answer(text=text, citations=await citations(store, user, ids), partial=partial, language=language)
     quoted, from_articles = kb.excerpts(articles, now)
     if quoted and not chosen(table):
         return Answer(text="\n".join([texts.articles_only_header(language), *quoted]), citations=from_articles,
-                      partial=True)
-    text, ids = written_by_code(table, language, names, texts.by_code_header(language))
+                      partial=True, language=language)
+    text, ids = written_by_code(table, language, names, texts.by_code_header(language), wanted)
     if quoted:
         text = "\n".join([text, "", texts.articles_header(language), *quoted])
-    return Answer(text=text, citations=await citations(store, user, ids) + from_articles, partial=True)
+    return Answer(text=text, citations=await citations(store, user, ids) + from_articles, partial=True,
+                  language=language)

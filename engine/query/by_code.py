@@ -10,13 +10,14 @@ facts, the entries are listed instead.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from engine.query.references import Ref, RefTable
 from engine.query.render import Language, localize, render_date, render_period, value_text
 from engine.store.history import EVER
 
-LIMIT = 10
+LIMIT = 5
+"""Facts in a code-written answer: the few that matter, not a page of them."""
 
 _RANK = {
     "heaviest_set": 0, "best_e1rm": 0, "most_reps": 0, "longest": 0, "best_pace": 0, "failed_attempt": 1,
@@ -83,7 +84,14 @@ def korean_label(ref: Ref, names: Mapping[str, str]) -> str:
 
 
 def label(ref: Ref, lang: Language, names: Mapping[str, str]) -> str:
-    return localize(korean_label(ref, names), "ko", names) if lang == "ko" else ref.label
+    if lang != "ko":
+        return ref.label
+    text = korean_label(ref, names)
+    if ref.found is not None and ref.scope is None and "찾은 기록" not in text:
+        # Computed over what a search fetched, never all of it: the label says so, as the English one does.
+        span = f", {render_period(ref.found_span[0], ref.found_span[1], 'ko')}" if ref.found_span else ""
+        text += f" (찾은 기록 {ref.found}개 중{span})"
+    return localize(text, "ko", names)
 
 
 def line(ref: Ref, lang: Language, names: Mapping[str, str]) -> str:
@@ -95,14 +103,19 @@ def line(ref: Ref, lang: Language, names: Mapping[str, str]) -> str:
     return f"- {label(ref, lang, names)}: {shown}{when}"
 
 
-def chosen(table: RefTable, limit: int = LIMIT) -> list[Ref]:
+def chosen(table: RefTable, limit: int = LIMIT, wanted: Collection[str] = ()) -> list[Ref]:
     """The values a code-written answer shows: records first, then counts, dates, changes; else entries.
 
     Every subject (exercise, sport, all training) gets its first fact in before
     any gets a second, so "my strongest lift and longest run" shows both.
     """
-    # Whole-history facts (they carry a scope) before the retrieved window's, then by rank.
-    ordered = sorted(table.of("fact"), key=lambda r: (r.scope is None, rank(r.key)))
+    # The question's exercises first, whole-history facts (they carry a scope) before the retrieved
+    # window's, then by rank.
+    about = {w.lower() for w in wanted}
+    ordered = sorted(
+        table.of("fact"),
+        key=lambda r: (bool(about) and r.key.split(".", 1)[0] not in about, r.scope is None, rank(r.key)),
+    )
     firsts: dict[str, Ref] = {}
     for r in ordered:
         firsts.setdefault(r.key.split(".", 1)[0], r)
@@ -111,9 +124,11 @@ def chosen(table: RefTable, limit: int = LIMIT) -> list[Ref]:
     return facts or table.of("entry")[-limit:]
 
 
-def written_by_code(table: RefTable, lang: Language, names: Mapping[str, str], header: str) -> tuple[str, list[str]]:
-    """The code-written answer and the entry ids it rests on."""
-    refs = chosen(table)
+def written_by_code(
+    table: RefTable, lang: Language, names: Mapping[str, str], header: str, wanted: Collection[str] = ()
+) -> tuple[str, list[str]]:
+    """The code-written answer and the entry ids it rests on (``wanted``: the question's exercises)."""
+    refs = chosen(table, wanted=wanted)
     body = "\n".join(line(r, lang, names) for r in refs)
     ids = list(dict.fromkeys(i for r in refs for i in r.entry_ids))
     return f"{header}\n{body}", ids

@@ -156,3 +156,8 @@ def _comparison(text: str, here: list[tuple[int, int, Ref]]) -> tuple[Ref, Ref] 
             a = min(others, key=lambda o: abs(o[0] - s))[2]
             return a, r
     return None
+
+
+def direction_words(text: str) -> list[str]:
+    """Every direction word in ``text`` (up, down, better, worse, in English and Korean), as written."""
+    return [m.group() for m in _WORDS.finditer(text)]

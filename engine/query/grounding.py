@@ -13,7 +13,9 @@ of values against data (which let "10 km" pass because some set had 10 reps):
   (:mod:`engine.query.directions`);
 * an empty text fails it.
 
-The same check guards Synthesizer answers, chat replies and plan text.
+It guards the text of plans (a goal and its steps, which refer to values by id); an
+answer is composed from claims instead (:mod:`engine.query.claims`), its model-written
+words checked by :mod:`engine.query.free_text`.
 """
 
 from __future__ import annotations

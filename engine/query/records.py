@@ -44,7 +44,8 @@ _RECORD_WORDS = re.compile(
 )
 # Window facts that a whole-history fact of the same subject replaces ("best" over 90 days is no record).
 _REPLACED = ("heaviest_set", "best_e1rm", "best_set", "best_volume", "most_reps", "best_total_reps", "sessions",
-             "longest", "best_pace", "total_distance", "sessions_per_week")
+             "longest", "best_pace", "total_distance", "sessions_per_week", "days_since_last", "previous_best",
+             "vs_previous_best")
 
 
 def scope_of(periods: Sequence[Period]) -> tuple[date, date]:
@@ -87,16 +88,21 @@ async def history_facts(
 
 
 def merge(history: Sequence[Fact], window: Sequence[Fact]) -> list[Fact]:
-    """Whole-history facts first, then the window's, minus the window "bests" history replaces.
+    """Whole-history facts first, then the window's, minus the window "bests" history replaces
+    (and a window "last session" that is not the last of all).
 
     With any whole-history fact, the window's own frequency (sessions in the
     retrieved days) is left out too: the question is about more than them.
     """
     subjects = {f.key.split(".", 1)[0] for f in history}
+    # The window's "last session" stays only when it is the last one of all (it carries the sets done).
+    lasts = {f.key.split(".", 1)[0]: f.on for f in history if f.key.endswith(".all_time.last")}
 
     def replaced(f: Fact) -> bool:
         subject, _, rest = f.key.partition(".")
         measure = rest.split(".")[0]
+        if measure == "last" and subject in lasts:
+            return f.on != lasts[subject]
         return (subject in subjects and measure in _REPLACED) or (
             bool(history) and measure in ("sessions", "sessions_per_week") and subject not in subjects
         )

@@ -11,7 +11,9 @@ them reliably from one example:
 * ``A<n>`` a value from a knowledge-base article (``4 to 6 weeks``), written
   with the article it comes from (:mod:`engine.query.articles`);
 * ``K<n>`` a knowledge-base article itself: written as its title, cited with its source;
-* ``R<n>`` a line of the domain's expertise or rules (task formation cites them).
+* ``R<n>`` a line of the domain's expertise or rules (task formation cites them);
+* ``G<n>`` something the question asked about that code found nothing of
+  (``no entries of squat in March 2021``), for an answer to say so.
 
 Code renders each reference with its unit and date in the person's language
 (:mod:`engine.query.render`); the grounding check
@@ -30,8 +32,10 @@ from pydantic import BaseModel, Field
 from engine.entries.model import Entry
 from engine.facts import Fact
 
-RefKind = Literal["fact", "entry", "question", "date", "article", "source", "rule"]
-PREFIX: dict[RefKind, str] = {"fact": "F", "entry": "E", "question": "Q", "date": "D", "article": "A", "source": "K", "rule": "R"}
+RefKind = Literal["fact", "entry", "question", "date", "article", "source", "rule", "gap"]
+PREFIX: dict[RefKind, str] = {
+    "fact": "F", "entry": "E", "question": "Q", "date": "D", "article": "A", "source": "K", "rule": "R", "gap": "G",
+}
 
 REF = re.compile(r"[{\[]\s*([A-Za-z])\s*(\d{1,4})\s*[}\]]")
 """A reference as models write it: ``{F3}``, also ``[F3]``, ``{ f3 }``."""
@@ -56,6 +60,10 @@ class Ref(BaseModel):
     on: date | None = None
     scope: tuple[date, date] | None = None
     """For periods and whole-history facts: the days they cover."""
+    found: int | None = None
+    """For a fact of only the entries a search fetched: how many (its label says so)."""
+    found_span: tuple[date, date] | None = None
+    """Those entries' first and last day."""
     change: bool = False
     """A difference between two values: its sign is what direction words must agree with."""
     lower_is_better: bool = False
@@ -124,6 +132,8 @@ def fact_ref(table: RefTable, fact: Fact) -> Ref:
         unit=fact.unit,
         on=fact.on,
         scope=fact.scope,
+        found=fact.found,
+        found_span=fact.found_span,
         change=fact.change,
         lower_is_better=fact.lower_is_better,
         entry_ids=list(fact.entry_ids),

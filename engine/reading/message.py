@@ -142,13 +142,18 @@ def _query_domains(shape: QuestionShape, registry: DomainRegistry, text: str) ->
         return min((order[t] for t in order if domain is not None and t in domain.vocabulary), default=len(order))
 
     named = sorted(holding, key=first_term)
+    # Query words a domain already named uses too ("최고", "max") name no other domain: every domain
+    # has records, and loading them all would put five domains' rules in a bench question's prompt.
+    said = {w.lower() for name in named if (d := registry.get(name)) for ws in d.query_keywords.values() for w in ws}
     for name in registry.names:
         domain = registry.get(name)
         if domain is None or name in named or not domain.query_keywords:
             continue
-        intents = Vocabulary({k: list(v) for k, v in domain.query_keywords.items()}).terms(text)
-        if set(intents) - _WEAK_INTENTS - _SHARED_INTENTS:
+        found = Vocabulary({k: list(v) for k, v in domain.query_keywords.items()}).find(text)
+        own = [m for m in found if m.canonical not in _WEAK_INTENTS | _SHARED_INTENTS and m.spelling.lower() not in said]
+        if own:
             named.append(name)
+            said |= {w.lower() for ws in domain.query_keywords.values() for w in ws}
     return named
 
 

@@ -67,6 +67,17 @@ class LiftHistory:
 
 
 @dataclass(frozen=True, slots=True)
+class PeriodVolume:
+    """One exercise's completed weight × reps over a period."""
+
+    exercise: str
+    volume: float
+    unit: str
+    sessions: int
+    entry_ids: list[str]
+
+
+@dataclass(frozen=True, slots=True)
 class Sessions:
     """Training days in a period."""
 
@@ -212,6 +223,35 @@ class HistoryStore:
             )
             if rows:
                 h.reps_at[(weight, unit)] = _set(rows[0])
+
+    async def volumes(
+        self, user: str, exercises: Sequence[str], start: date, end: date
+    ) -> list[PeriodVolume]:
+        """Each exercise's completed weight × reps over a period (the ``entry_sets_day`` index), in the
+        unit it was logged in, or in kg when it was logged in both."""
+        names = list(dict.fromkeys(x.strip().lower() for x in exercises if x.strip()))
+        if not names:
+            return []
+        marks = ", ".join(f":n{i}" for i in range(len(names)))
+        args: dict[str, Any] = {"u": user, "a": start.isoformat(), "b": end.isoformat()}
+        args.update({f"n{i}": n for i, n in enumerate(names)})
+        rows = await self._rows(
+            f"""SELECT s.exercise, sum(s.weight * s.reps) AS logged, sum(s.weight_kg * s.reps) AS kg,
+                  group_concat(DISTINCT s.unit) AS units, count(DISTINCT s.occurred_on) AS days,
+                  group_concat(DISTINCT s.entry_id) AS ids
+               FROM entry_sets s
+               WHERE s.user_key = :u AND s.exercise IN ({marks}) AND s.occurred_on BETWEEN :a AND :b
+                 AND s.done = 1 AND s.weight_kg IS NOT NULL
+               GROUP BY s.exercise""",
+            args,
+        )
+        out = {}
+        for r in rows:
+            units = sorted(set((r["units"] or "").split(",")) - {""})
+            unit = units[0] if len(units) == 1 else "kg"
+            value = float(r["logged"] if len(units) == 1 else r["kg"])
+            out[r["exercise"]] = PeriodVolume(r["exercise"], value, unit, int(r["days"]), (r["ids"] or "").split(","))
+        return [out[n] for n in names if n in out]
 
     async def strongest(self, user: str, start: date = EVER[0], end: date = EVER[1], limit: int = 5) -> list[str]:
         """The exercises with the best estimated 1RMs (in kg), best first."""

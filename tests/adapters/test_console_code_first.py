@@ -20,3 +20,35 @@ async def test_a_log_and_a_greeting_with_the_model_down(open_engine: OpenEngine,
     assert "Hi!" in shown
     assert "bench press 55 kg × 10 reps × 5 sets" in shown and "squat 100 kg × 5 reps × 5 sets" in shown
     assert "can't reach" not in shown
+
+
+async def test_questions_on_an_imported_strong_history_show_only_true_figures(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
+    """A record, a count in a named month, a volume in a named month and two named weeks, asked through
+    the console of a model that lies in every field it fills: what the person reads is code's figures."""
+    from tests.engine.facts.test_history import import_history
+    from tests.engine.query.test_all_time import LIES_EN, MODEL_NUMBERS, lying_model
+
+    lying_model(fake, LIES_EN)
+    out = io.StringIO()
+    questions = [
+        "What is my heaviest bench press ever?",
+        "How many times did I bench in March 2021?",
+        "What was my squat volume in March 2021?",
+        "Compare my squat in the fourth week of March 2021 with the second week of April 2021",
+    ]
+    async with open_engine() as engine:
+        await import_history(engine.entries.db, "console:lee")
+        await ConsoleChat(engine, "lee", stdin=io.StringIO("\n".join(questions) + "\n"), stdout=out).run()
+    shown = out.getvalue()
+    for line in [
+        "Heaviest completed set of bench press, all time: 100 kg × 3 (2025-06-12).",
+        "Sessions of bench press, 2021-03-01 to 2021-03-31: 2 sessions.",
+        "Volume (weight × reps) of squat, 2021-03-01 to 2021-03-31: 3600 kg.",
+        "80 kg × 5 (2021-03-22) — up by 2.5 kg.",
+    ]:
+        assert line in shown, shown
+    for number in MODEL_NUMBERS:
+        assert number not in shown, (number, shown)
+    assert "partial answer" not in shown

@@ -126,9 +126,29 @@ def analyzer(verdict: str = "sufficient", gaps: list[dict[str, Any]] | None = No
     return {"findings": ["bench went up"], "patterns": [], "gaps": gaps or [], "verdict": verdict}
 
 
+def claim(kind: str, *ids: str, note: str = "") -> dict[str, Any]:
+    """One claim of a Synthesizer reply: ``claim("record", "F1")``."""
+    return {"kind": kind, "ids": [i.strip("{}") for i in ids], "note": note}
+
+
+def claims(*items: dict[str, Any], remark: str = "", sources: list[str] | None = None) -> dict[str, Any]:
+    """A Synthesizer reply made of claims (code writes their sentences)."""
+    out: dict[str, Any] = {"claims": list(items), "remark": remark}
+    if sources:
+        out["sources"] = sources
+    return out
+
+
+_KIND_OF = {"E": "list", "K": "article", "G": "absence", "A": "article", "R": "advice"}
+
+
 def synthesizer(answer: str) -> dict[str, Any]:
-    """An answer with values by reference, e.g. ``"Your best is {F1}."``."""
-    return {"answer": answer}
+    """A reply as a model that reads ``"Your best is {F1}."`` would give it: each id a claim (an F, Q or D
+    a value claim, an entry a list, an article an article claim); the words with no id the remark."""
+    ids = re.findall(r"\{([A-Z]\d+)\}", answer)
+    items = [claim(_KIND_OF.get(i[0], "value"), i) for i in dict.fromkeys(ids)]
+    remark = "" if ids else answer
+    return claims(*items, remark=remark)
 
 
 def value_ids(body: dict[str, Any]) -> dict[str, str]:
@@ -146,12 +166,36 @@ def refer(template: str, **wanted: str) -> Callable[[dict[str, Any]], dict[str, 
 
     def reply(body: dict[str, Any]) -> dict[str, Any]:
         lines = value_ids(body)
-        ids = {}
-        for name, needle in wanted.items():
-            found = [i for i, line in lines.items() if needle in line]
-            assert found, f"no value line contains {needle!r}: {list(lines.values())}"
-            ids[name] = "{" + found[0] + "}"
+        ids = {name: "{" + _first_line_with(needle, lines) + "}" for name, needle in wanted.items()}
         return synthesizer(template.format(**ids))
+
+    return reply
+
+
+def _first_line_with(needle: str, lines: dict[str, str]) -> str:
+    found = [i for i, line in lines.items() if needle in line]
+    assert found, f"no value line contains {needle!r}: {list(lines.values())}"
+    return found[0]
+
+
+def pick(kind: str, *needles: str, note: str = "") -> dict[str, Any]:
+    """A claim that picks its ids by text, for :func:`refer_claims`: ``pick("record", "heaviest completed set")``."""
+    return {"kind": kind, "needles": needles, "note": note}
+
+
+def refer_claims(
+    *picked: dict[str, Any], remark: str = "", sources: list[str] | None = None
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A Synthesizer reply of claims whose ids are the first prompt lines containing each needle.
+
+    ``refer_claims(pick("comparison", "heaviest set in the latest", "heaviest set in the previous"))``
+    cites the two values the prompt offered under those words.
+    """
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        lines = value_ids(body)
+        items = [claim(c["kind"], *(_first_line_with(n, lines) for n in c["needles"]), note=c["note"]) for c in picked]
+        return claims(*items, remark=remark, sources=sources)
 
     return reply
 
@@ -240,3 +284,18 @@ def good_plan(weights: tuple[float, ...] = (57.5, 60, 62.5), logged_on: date = d
         operations=[op_plan(d, weight=w) for d, w in zip(week, weights)],
         assumptions=[assumption("current working weight is 55 kg", source=logged_on.isoformat())],
     )
+
+
+def cite(*picks: tuple[str, str], remark: str = "") -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Claims citing the values whose prompt lines contain each needle: ``cite(("record", "heaviest … of bench"))``."""
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        lines = value_ids(body)
+        items = []
+        for kind, needle in picks:
+            found = [i for i, line in lines.items() if needle in line]
+            assert found, f"no value line contains {needle!r}: {list(lines.values())}"
+            items.append(claim(kind, found[0]))
+        return claims(*items, remark=remark)
+
+    return reply

@@ -243,8 +243,9 @@ def test_exercise_filter() -> None:
 def test_facts_text() -> None:
     facts = compute_facts(MONTH, exercises=["bench press"], today=TODAY)
     text = facts_text(facts)
-    assert "- best estimated 1RM (Epley) for bench press: 73.3 kg (2026-11-20)\n" in text
-    assert "- bench press sessions logged: 4 sessions (2026-11-02 … 2026-11-20)\n" in text
+    found = "in the 15 entries found (2026-11-01 to 2026-11-20)"
+    assert f"- best estimated 1RM (Epley) for bench press {found}: 73.3 kg (2026-11-20)\n" in text
+    assert f"- bench press sessions {found}: 4 sessions (2026-11-02 … 2026-11-20)\n" in text
     assert "+2.5 kg (2026-11-13, 2026-11-20)" in text
 
 

@@ -150,3 +150,23 @@ def test_record_queries_use_indexes(tmp_path: Path) -> None:
         )
     )
     assert "INDEX entry_sets_top" in plan and "TEMP B-TREE" not in plan
+
+
+async def test_whole_history_and_period_facts_name_what_they_cover(db: Database) -> None:
+    """Unlike facts over fetched entries (``found``), these carry ``scope`` and say "all time" or the period."""
+    history, bouts = HistoryStore(db), BoutStore(db)
+    for scope, words in ((EVER, ", all time"), (MARCH_2021, ", 2021-03-01 to 2021-03-31")):
+        facts = [
+            *(f for h in await history.lifts(USER, ["bench press", "deadlift"], *scope) for f in lift_facts(h, scope)),
+            *session_facts(await history.sessions(USER, *scope), scope, TODAY),
+            *bout_facts(await bouts.history(USER, "running", *scope), scope),
+        ]
+        assert {f.key.split(".")[1] for f in facts} == {"all_time" if scope == EVER else "period"}
+        for f in facts:
+            assert words in f.label and "found" not in f.label, f.label
+            assert (f.scope, f.found, f.found_span) == (scope, None, None), f.key
+    (bench,) = await history.lifts(USER, ["bench press"])
+    got = {f.key: f.label for f in lift_facts(bench, EVER)}
+    assert got["bench press.all_time.heaviest_set"] == "heaviest completed set of bench press, all time"
+    assert got["bench press.all_time.sessions"] == "sessions of bench press, all time"
+    assert got["bench press.all_time.last"] == "latest session of bench press, all time"

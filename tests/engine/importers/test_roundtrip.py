@@ -170,8 +170,8 @@ async def test_failed_attempts_are_never_records(db: Database, namer: ExerciseNa
     result = parse_export("strong", decode(STRONG.read_bytes()), user_key=USER, namer=namer)
     await store_imported(db, USER, result.entries)
     facts = facts_text(compute_facts(await all_entries(EntryStore(db), USER), today=date(2024, 3, 10)))
-    assert "heaviest set of squat: 145 kg × 3" in facts  # not the 150 kg missed twice
-    assert "heaviest set of deadlift: 180 kg × 3" in facts  # not the 200 kg miss
+    assert "heaviest set of squat in the 3 entries found (2024-03-05 to 2024-03-09): 145 kg × 3" in facts  # not 150
+    assert "heaviest set of deadlift in the 3 entries found (2024-03-05 to 2024-03-09): 180 kg × 3" in facts  # not 200
 
 
 async def test_strong_format_export_reads_back_as_the_same_workouts(db: Database, namer: ExerciseNamer) -> None:

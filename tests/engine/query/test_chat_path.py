@@ -35,34 +35,36 @@ async def seed(engine: Engine) -> None:
     )
 
 
-def query_flow(fake: FakeOllama) -> None:
+def query_flow(fake: FakeOllama, heaviest: str) -> None:
     fake.script("PlannerOutput", scripts.planner("retrieve", "date_range", 14))
     fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
-    fake.script("SynthesizerOutput", scripts.refer("Your heaviest: {top}.", top="set of bench press"))
-    fake.script("EvaluatorOutput", scripts.evaluator("pass"))
+    fake.script("SynthesizerOutput", scripts.refer_claims(scripts.pick("record", heaviest)))
 
 
 async def test_a_question_about_their_data_routed_as_chat_goes_through_the_query_flow(
     open_engine: OpenEngine, fake: FakeOllama
 ) -> None:
     fake.script("RouterOutput", scripts.router("CHAT"))
-    query_flow(fake)
+    query_flow(fake, "heaviest completed set of bench press, all time")
     async with open_engine() as engine:
         await seed(engine)
         (answer,) = await engine.handle(say("what's my heaviest bench press?"))
-    assert isinstance(answer, Answer) and answer.text == "Your heaviest: 55 kg × 10 (2026-11-22)."
+    assert isinstance(answer, Answer)
+    assert answer.text == "Heaviest completed set of bench press, all time: 55 kg × 10 (2026-11-22)."
     assert fake.calls("ChatOutput") == []
 
 
 async def test_a_chat_reply_stating_their_numbers_is_not_shown(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script("RouterOutput", scripts.router("CHAT"))
     fake.script("ChatOutput", scripts.chat("You lifted 100 kg last week, great job!"))
-    query_flow(fake)
+    query_flow(fake, "heaviest set of bench press")
     async with open_engine() as engine:
         await seed(engine)
         (answer,) = await engine.handle(say("how did I do?"))
     assert isinstance(answer, Answer) and "100" not in answer.text
-    assert answer.text == "Your heaviest: 55 kg × 10 (2026-11-22)."
+    assert answer.text == (
+        "Heaviest set of bench press in the 2 entries found (2026-11-15 to 2026-11-22): 55 kg × 10 (2026-11-22)."
+    )
     assert len(fake.calls("ChatOutput")) == 1 and len(fake.calls("PlannerOutput")) == 1
 
 

@@ -32,10 +32,12 @@ def export(other: str) -> bytes:
     return ("\n".join(rows) + "\n").encode()
 
 
-async def ask_about_bench(open_engine: OpenEngine, fake: FakeOllama, other: str, user: str = USER) -> Answer:
+async def ask_about_training(open_engine: OpenEngine, fake: FakeOllama, other: str, user: str = USER) -> Answer:
     async with open_engine() as engine:
         await import_export(engine, other, user)
-        question = Message(conversation=user, user=user, text="how is my bench press going?", at=NOW)
+        # A question naming no exercise: the session's other exercise (the injected one) reaches the
+        # prompt too (a question naming bench press is offered bench press alone).
+        question = Message(conversation=user, user=user, text="how is my training going?", at=NOW)
         (answer,) = await engine.handle(question)
     assert isinstance(answer, Answer)
     return answer
@@ -52,21 +54,22 @@ def script(fake: FakeOllama, synthesizer: Any) -> None:
     fake.default("PlannerOutput", scripts.planner("retrieve", "date_range", 30))
     fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
     fake.default("SynthesizerOutput", synthesizer)
-    fake.default("EvaluatorOutput", scripts.evaluator("pass"))
 
 
-HONEST = scripts.refer("Your heaviest bench press is {top}.", top="heaviest completed set of bench press, all time")
+HONEST = scripts.refer_claims(scripts.pick("record", "heaviest set of bench press"))
 
 
 async def test_an_injected_exercise_name_is_fenced_in_every_prompt_and_changes_nothing(
     open_engine: OpenEngine, fake: FakeOllama
 ) -> None:
     script(fake, HONEST)
-    benign = await ask_about_bench(open_engine, fake, "Farmer Walk (Dumbbell)", user="console:kang")
+    benign = await ask_about_training(open_engine, fake, "Farmer Walk (Dumbbell)", user="console:kang")
     fake.reset()
     script(fake, HONEST)
-    injected = await ask_about_bench(open_engine, fake, INJECTION)
-    assert injected.text == benign.text == "Your heaviest bench press is 85 kg × 5 (2026-11-21)."
+    injected = await ask_about_training(open_engine, fake, INJECTION)
+    assert injected.text == benign.text == (
+        "Heaviest set of bench press in the 1 entry found (2026-11-21): 85 kg × 5 (2026-11-21)."
+    )
     assert [c.on for c in injected.citations] == [c.on for c in benign.citations]
     seen = 0
     for request in fake.requests:
@@ -85,6 +88,9 @@ async def test_a_model_that_obeys_the_injection_is_still_kept_from_the_person(
         return scripts.synthesizer("Your best bench is 999 kg." if "ignore the facts" in prompt.lower() else "Fine.")
 
     script(fake, obeying)
-    answer = await ask_about_bench(open_engine, fake, INJECTION)
-    assert "999" not in answer.text and answer.partial
-    assert "heaviest completed set of bench press, all time: 85 kg × 5 (2026-11-21)" in answer.text
+    answer = await ask_about_training(open_engine, fake, INJECTION)
+    assert len(fake.calls("SynthesizerOutput")) == 2  # it obeyed again when asked again: nothing usable
+    assert answer.partial and "Your best bench" not in answer.text
+    # 999 reaches the answer only inside the person's own exercise name, never as a value.
+    assert answer.text.count("999") == answer.text.count(INJECTION.lower()) == 1
+    assert "- heaviest set of bench press in the 1 entry found (2026-11-21): 85 kg × 5 (2026-11-21)" in answer.text
