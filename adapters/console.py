@@ -49,7 +49,7 @@ KEPT = "· Stopped. What you sent is kept and runs when you start Almanac again.
 def render(outcome: Outcome) -> str:
     """One outcome as plain text."""
     if isinstance(outcome, Logged):
-        return "\n".join(f"✓ logged {e.on.isoformat()} · {e.domain} · {e.summary}" for e in outcome.entries)
+        return "\n".join(f"✓ {e.action} {e.on.isoformat()} · {e.domain} · {e.summary}" for e in outcome.entries)
     if isinstance(outcome, Answer):
         notes = notes_for(outcome)
         text = outcome.text + (f" ({notes.partial})" if outcome.partial else "")
@@ -130,16 +130,22 @@ class ConsoleChat:
                 self._print(self._write(outcome))
                 continue
             self._print(render(outcome))
+        # A failure keeps the question open, and so does a message held as one of its own (a log, a question).
         if not any(isinstance(o, (Ask, ApprovalRequest)) for o in outcomes) and not any(
-            isinstance(o, Failure) for o in outcomes
+            isinstance(o, Failure) or (isinstance(o, Notice) and o.code == "held") for o in outcomes
         ):
             self._pending = None
 
     def _write(self, doc: Document) -> str:
         """Write an export (only because the person asked for it) and say where, or why not."""
         path = self._export_dir / doc.filename
+        stem, suffix, n = path.stem, path.suffix, 1
+        while path.exists():  # an earlier export of the same day stays as it was
+            n += 1
+            path = path.with_name(f"{stem}-{n}{suffix}")
         try:
-            path.write_text(doc.content, encoding="utf-8")
+            with path.open("x", encoding="utf-8") as out:
+                out.write(doc.content)
         except OSError as exc:
             reason = exc.strerror or type(exc).__name__
             return f"! Could not write {path} ({reason}). Your entries are unchanged; run Almanac from a folder you can write to and /export again."
@@ -197,7 +203,8 @@ class ConsoleChat:
             self._out.write("> ")
             self._out.flush()
             line = await self._read()
-            if line is None or line.strip().lower() in ("/quit", "/exit"):
+            if line is None or (line.split() or [""])[0].lower() in ("/quit", "/exit", "/q"):
+                # "/quit now" or "/exit please" leave too: the command is the first word.
                 self._print("bye")
                 return
             if not visible(line):

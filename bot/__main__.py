@@ -13,6 +13,7 @@ from bot.data_cli import add_commands as add_data_commands
 from bot.data_cli import run as run_data_command
 from bot.knowledge_cli import add_commands as add_knowledge_commands
 from bot.knowledge_cli import run as run_knowledge_command
+from bot.privacy import private_by_default
 from bot.vocab_cli import add_commands as add_vocab_commands
 from bot.vocab_cli import run as run_vocab_command
 
@@ -27,6 +28,7 @@ def _parser() -> argparse.ArgumentParser:
     add_data_commands(sub)  # import, export
     add_vocab_commands(sub)  # vocab unknown, search
     add_knowledge_commands(sub)  # ingest, retrieve
+    sub.add_parser("doctor", help="check Ollama and the configured models, one line each with its fix (exit 1: a check failed)")
     return p
 
 
@@ -42,6 +44,7 @@ def _mode(args: argparse.Namespace, settings: Settings) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of ``python -m bot`` and the ``almanac`` script."""
+    private_by_default()  # first: every file of every mode (and of the Slack gateway) is 0600
     args = _parser().parse_args(argv)
     if args.mode in ("import", "export"):
         raise SystemExit(run_data_command(args))
@@ -49,6 +52,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(run_vocab_command(args))
     if args.mode in ("ingest", "retrieve"):
         raise SystemExit(run_knowledge_command(args))
+    if args.mode == "doctor":
+        from bot.doctor import run as run_doctor  # imported once chosen, as the platforms: --help stays quick
+
+        raise SystemExit(run_doctor(args))
     settings = load_settings()
     mode = _mode(args, settings)
     # Platform modules are imported only once chosen: ``--help`` and the data commands stay quick.

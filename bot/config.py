@@ -48,15 +48,20 @@ class Settings(BaseSettings):
     ollama_model: str = "qwen2.5:7b-instruct"
     ollama_agent_models: Annotated[dict[str, str], NoDecode] = Field(default_factory=dict)
     """Per-agent model overrides, JSON: ``{"parser": "qwen2.5:14b-instruct"}``."""
-    ollama_timeout_s: float = Field(default=120.0, gt=0)
-    ollama_num_ctx: int = Field(default=8192, ge=2048)
+    # Upper bounds catch a typo (an extra zero, a pasted id) before it reaches Ollama or a limit check.
+    ollama_timeout_s: float = Field(default=120.0, gt=0, le=3600)
+    """Seconds per model call; past an hour a call has hung."""
+    ollama_num_ctx: int = Field(default=8192, ge=2048, le=1_048_576)
+    """The model's context window in tokens; 1M is the longest any Ollama model offers."""
     ollama_max_retries: int = Field(default=2, ge=0, le=5)
     ollama_temperature: float = Field(default=0.0, ge=0, le=2)
-    ollama_seed: int = 42
+    ollama_seed: int = Field(default=42, ge=0, le=2**31 - 1)
+    """Fits every runner's seed type."""
     ollama_max_concurrency: int = Field(default=8, ge=1, le=256)
 
     default_timezone: str = "UTC"
-    max_message_chars: int = Field(default=4000, ge=100)
+    max_message_chars: int = Field(default=4000, ge=100, le=40_000)
+    """Longer messages are refused; 40,000 is Slack's own limit, the longest a platform delivers."""
     history_turns: int = Field(default=6, ge=0, le=50)
     max_answer_retries: int = Field(default=1, ge=0, le=5)
     read_in_code: bool = True
@@ -253,9 +258,13 @@ def fail(message: str) -> NoReturn:
 def load_settings() -> Settings:
     """Read the settings, or stop with one line naming the bad key (exit code 2).
 
-    Keys in ``.env`` that name no setting are warned about on stderr, one line each.
+    Keys in ``.env`` that name no setting are warned about on stderr, one line each;
+    a ``.env`` that is a folder or not UTF-8 stops the process (one line, exit code 2).
     """
     env_file = Path(str(Settings.model_config.get("env_file") or ".env"))
+    problem = checks.env_file_problem(env_file)
+    if problem is not None:
+        fail(problem)
     for warning in checks.unknown_keys(env_file, set(Settings.model_fields)):
         print(f"almanac: warning: {warning}", file=sys.stderr)
     try:

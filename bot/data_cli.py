@@ -3,7 +3,8 @@
 The command-line side of :mod:`engine.importers` and :mod:`engine.entries.export`:
 settings, the database, a progress line on a terminal, the report, exit
 codes. No model is called. Without an app name the file's header says which
-app wrote it. Every row left out is listed by line with its reason. Exit
+app wrote it. Every row left out is listed by line with its reason, and every
+workout another import already holds (notes, another app) is counted. Exit
 codes: 0 done (left-out rows are reported, not fatal), 2 the file or the
 settings cannot be used.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -69,11 +71,19 @@ def add_commands(sub: Any) -> None:
     exp.add_argument("--output", "-o", type=Path, default=None, help="file to write (default: standard output)")
 
 
+USER_KEY = re.compile(r"console:[^\s:]+|tg:\d+|slack:T[A-Z0-9]+:[UW][A-Z0-9]+")
+"""The user keys chats use: the console's name, a Telegram user's numeric id, a Slack team and member."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``import`` or ``export``; returns the exit code."""
-    if ":" not in args.user:
-        # Entries belong to a user key; "kim" would store them where no chat ever looks.
-        fail(f"--user takes a user key such as console:{args.user} or tg:<id>, not {args.user!r}")
+    if not USER_KEY.fullmatch(args.user):
+        # Entries belong to a user key; "kim" or "tg:abc" would store them where no chat ever looks.
+        name = args.user.split(":")[-1] or "kim"
+        fail(
+            f"--user takes a user key as the chats write it: console:{name}, tg:<your numeric Telegram id> "
+            f"or slack:<team id>:<member id> (slack:T0123:U0456), not {args.user!r}"
+        )
     settings = load_settings()
     _quiet_logs(settings)
     if args.mode == "import" and args.source == "notes":
@@ -100,6 +110,7 @@ def run_import(settings: Settings, file: Path, *, user: str, unit: str, app: str
     from engine.domains.registry import DomainFileError, DomainRegistry
     from engine.importers import APPS, ImportResult, detect, parse_export
     from engine.importers.common import APP_TITLES, ImportFormatError, decode
+    from engine.importers.overlap import sources_text
     from engine.importers.strong import ExerciseNamer
     from engine.store.db import DataDirError
 
@@ -152,6 +163,9 @@ def run_import(settings: Settings, file: Path, *, user: str, unit: str, app: str
     if report.updated:
         line += f", {report.updated} updated (changed in {title} since the last import)"
     print(line)
+    if report.duplicates:
+        n = sum(report.duplicates.values())
+        print(f"skipped {_plural(n, 'workout')} already imported from {sources_text(report.duplicates)}")
     n = len(result.ignored)
     _listed(f"ignored {n} {'row that records' if n == 1 else 'rows that record'} no set:", result.ignored)
     _listed(f"skipped {_plural(len(result.problems), 'row')}:", result.problems)

@@ -1,8 +1,9 @@
 """``python -m bot ingest PATH [--domain D]`` and ``python -m bot retrieve "query" [--depth N] [--domain D]``.
 
 The command-line side of :mod:`engine.knowledge`: settings, a progress bar on
-a terminal, the report. No chat model is called (embeddings come from the
-built-in model, or from Ollama with ``EMBEDDING_BACKEND=ollama``). Exit codes:
+a terminal (without one, a line every few seconds), the report. No chat model
+is called (embeddings come from the built-in model, or from Ollama with
+``EMBEDDING_BACKEND=ollama``). Exit codes:
 0 done (skipped files are reported, not fatal), 2 the path, a domain or the
 settings cannot be used, or the knowledge base cannot be reached.
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +27,8 @@ if TYPE_CHECKING:
 
 MAX_LISTED = 20
 SNIPPET = 220
+PROGRESS_EVERY_S = 5.0
+"""Without a terminal (a pipe, a log file, cron), how often a line says how far the work is."""
 
 
 def add_commands(sub: Any) -> None:
@@ -98,10 +103,11 @@ def _knowledge(settings: Settings) -> Iterator[KnowledgeBase]:
 
 
 @contextmanager
-def _progress(label: str) -> Iterator[Callable[[int, int, str], None] | None]:
-    """A rich progress bar on stderr when it is a terminal; nothing otherwise."""
+def _progress(label: str) -> Iterator[Callable[[int, int, str], None]]:
+    """A rich progress bar on stderr when it is a terminal; otherwise a line on stdout every few seconds."""
     if not sys.stderr.isatty():
-        yield None
+        with _progress_lines(label) as update:
+            yield update
         return
     from rich.console import Console
     from rich.progress import (
@@ -122,6 +128,36 @@ def _progress(label: str) -> Iterator[Callable[[int, int, str], None] | None]:
             bar.update(task, completed=done, total=total)
 
         yield update
+
+
+@contextmanager
+def _progress_lines(label: str) -> Iterator[Callable[[int, int, str], None]]:
+    """``ingesting: 3/40 files after 15 s (…/deload.md)`` on stdout every ``PROGRESS_EVERY_S``.
+
+    A timer, not the updates, writes the lines: one slow file (a big article, a
+    slow embedding server) still shows a line every few seconds, naming it.
+    """
+    started = time.monotonic()
+    latest: list[tuple[int, int, str]] = []
+    stop = threading.Event()
+
+    def update(done: int, total: int, path: str) -> None:
+        latest[:] = [(done, total, path)]
+
+    def tell() -> None:
+        while not stop.wait(PROGRESS_EVERY_S):
+            if latest:
+                done, total, path = latest[0]
+                # flush: stdout to a pipe or file is block-buffered, and the point is to be seen now
+                print(f"{label}: {done}/{total} files after {time.monotonic() - started:.0f} s ({path})", flush=True)
+
+    ticker = threading.Thread(target=tell, name="progress-lines", daemon=True)
+    ticker.start()
+    try:
+        yield update
+    finally:
+        stop.set()
+        ticker.join()
 
 
 def _plural(n: int, word: str) -> str:

@@ -4,7 +4,8 @@ Each dated note becomes one entry on its day, with its terms read by code.
 When the model answers, each new note is also parsed into structured sets
 (the LOG flow's Parser, no questions asked); when it does not, the notes are
 stored with their terms alone and the report says so. A progress line shows
-on a terminal. Importing again adds nothing. Exit codes: 0 done, 2 the folder
+on a terminal. Importing again adds nothing, and a note whose sets an app's
+import already holds is left out and counted. Exit codes: 0 done, 2 the folder
 or the settings cannot be used.
 """
 
@@ -38,6 +39,7 @@ def run_notes_import(settings: Settings, folder: Path, *, user: str, use_model: 
     from bot.logs import configure_logging
     from engine.domains.registry import DomainFileError, DomainRegistry, DomainSelector
     from engine.importers.notes import scan_notes
+    from engine.importers.overlap import sources_text
     from engine.store.db import DataDirError
 
     # Log lines go to stderr, never between the report's lines.
@@ -68,6 +70,10 @@ def run_notes_import(settings: Settings, folder: Path, *, user: str, use_model: 
     if report.updated:
         line += f", {report.updated} updated (edited since the last import)"
     print(line)
+    if report.duplicates:
+        n = sum(report.duplicates.values())
+        notes = "note whose workout was" if n == 1 else "notes whose workouts were"
+        print(f"skipped {n} {notes} already imported from {sources_text(report.duplicates)}")
     if read_by_code:
         print(f"{read_by_code} read into sets by code, no model needed")
     if model_note:

@@ -7,7 +7,8 @@ turns it into one line naming the key (exit code 2). Checks go by the field's
 name where a name says what the value is (``*_url``, ``*_listen``,
 ``*_model``), so keys added later are covered without a line here.
 :func:`unknown_keys` names keys in ``.env`` that are no setting (a typo
-leaves its setting at the default without a word otherwise).
+leaves its setting at the default without a word otherwise);
+:func:`env_file_problem` says why a ``.env`` cannot be read at all.
 """
 
 from __future__ import annotations
@@ -197,10 +198,35 @@ def _ids(name: str, items: list[Any]) -> list[Any]:
     return items
 
 
+def env_file_problem(env_file: Path) -> str | None:
+    """Why ``env_file`` cannot be read as settings, or None when it can (or is not there).
+
+    pydantic-settings skips a ``.env`` that is a folder without a word and stops
+    with a traceback at one that is not UTF-8 (a Windows editor's "ANSI", such
+    as CP949); either way the settings the person wrote would not be the ones used.
+    """
+    if env_file.is_dir():
+        return f"{env_file} is a folder, not a file; rename or remove it (settings go in a file named .env)"
+    if not env_file.is_file():
+        return None  # not there, or a pipe: reading it here would leave nothing for the settings source
+    try:
+        raw = env_file.read_bytes()
+    except OSError as exc:
+        return f"cannot read {env_file} ({exc.strerror or exc})"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return f"{env_file} is not UTF-8 text (line {line}); save it as UTF-8 and start again"
+    return None
+
+
 def unknown_keys(env_file: Path, known: set[str]) -> list[str]:
     """Warnings for keys in ``env_file`` that name no setting, with the setting meant if one is close."""
     try:
-        lines = env_file.read_text(encoding="utf-8").splitlines()
+        # utf-8-sig: a byte-order mark (Notepad's "UTF-8 with BOM") is no part of the first key;
+        # the settings source drops it too.
+        lines = env_file.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError):
         return []
     warnings: list[str] = []

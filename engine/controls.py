@@ -161,7 +161,10 @@ async def export(entries: EntryStore, turn: Control, tz: str) -> list[Outcome]:
     found = await all_entries(entries, turn.user)
     if not found:
         return [Notice(text=texts.NO_ENTRIES_TO_EXPORT, code="nothing")]
-    fmt, filename, mime = _EXPORTS.get(turn.argument.strip().lower(), _EXPORTS["csv"])
+    asked = turn.argument.strip().lower() or "csv"
+    if asked not in _EXPORTS:
+        return [Notice(text=texts.unknown_export_format(asked, list(_EXPORTS)), code="bad_format")]
+    fmt, filename, mime = _EXPORTS[asked]
     # Strong's format holds workouts only (no meals, notes or planned sessions): count what it holds.
     left_out = strong_left_out(found) if fmt == "strong" else 0
     today = today_in(tz, turn.at).isoformat()
@@ -198,7 +201,7 @@ async def history(patches: PatchStore, turn: Control) -> list[Outcome]:
     events = await patches.events(turn.conversation)
     if not events:
         return [Notice(text=texts.NO_PLANNING_EVENTS, code="nothing")]
-    lines = [f"{at[:16].replace('T', ' ')} {kind} {detail}" for at, kind, _user, detail in events]
+    lines = [texts.history_line(at, kind, detail) for at, kind, _user, detail in events]
     return [Notice(text="\n".join(lines), code="history")]
 
 
@@ -214,7 +217,9 @@ async def forget(engine: Engine, turn: Control) -> int:
     """
     user = turn.user
     async with engine.users.alone(user, but=1):  # this turn itself is one of theirs
-        removed = await engine.entries.delete_all(user)
+        # The entries they have, not the rows: a corrected entry keeps its earlier versions.
+        removed = await engine.entries.count(user, kinds=("parsed", "note", "planned"))
+        await engine.entries.delete_all(user)
         await engine.db.purge_deleted_text()
         for conversation in {turn.conversation, *await engine.inbox.conversations_of(user)}:
             await engine.checkpointer.adelete_thread(await engine.conversations.thread_id(conversation))

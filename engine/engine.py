@@ -9,7 +9,9 @@ error into a ``Failure``.
 
 Once only: a turn that carries the platform's delivery id (``message_id``) is
 run once; the same id again returns what the first run showed, or runs it
-when a crash cut the first run off. A failed run leaves the conversation's
+when a crash cut the first run off. The same log sent again under a new
+id soon after it was stored gets a notice instead of a second entry
+(`engine.runtime.repeats`). A failed run leaves the conversation's
 thread as it was before the turn (`engine.runtime.threads.roll_back`), so an
 answer that failed keeps its question open.
 """
@@ -29,7 +31,9 @@ from langgraph.types import Command
 from pydantic import TypeAdapter
 
 from engine import texts
-from engine.admission import AnswerPending, Hold, Pending, check_message, check_resume, check_text
+from engine.admission import (
+    AnswerPending, Hold, Pending, Read, check_feedback, check_message, check_resume, check_text, reader,
+)
 from engine.assembly import Parts, assemble
 from engine.boundary import Progress
 from engine.config import EngineConfig
@@ -41,7 +45,7 @@ from engine.interrupts import read_payload, resume_value, to_outcome
 from engine.language.dates import today_in
 from engine.language.text import clean
 from engine.outcomes import Failure, Outcome
-from engine.runtime import backlog
+from engine.runtime import backlog, repeats
 from engine.runtime.failures import hide_credentials, storage_failure
 from engine.runtime.intake import Intake
 from engine.runtime.locks import KeyedLocks, UserGate
@@ -160,16 +164,22 @@ class Engine(Intake):
             return [refused]
         held = await backlog.run_held(self, turn.conversation)  # what waited runs before what is new
         thread = await self.conversations.thread_id(turn.conversation)
-        verdict = check_message(turn, text, await self.pending(thread))
+        pending = await self.pending(thread)
+        verdict = check_message(turn, text, pending, await self._reader(turn)) if pending is not None else None
         if isinstance(verdict, AnswerPending):
             return held + await self._resume(verdict.resume)
         cleaned = turn.model_copy(update={"text": text})
+        # A log sent again under a new id (its reply went missing) is stored once (`repeats`).
+        again = await repeats.repeated(self.inbox, self.entries, cleaned) if verdict is None else None
         status: InboxStatus = "deferred" if isinstance(verdict, Hold) else "pending"
         item = await self.inbox.record(
             turn.conversation, turn.user, "message", cleaned.model_dump_json(), turn.message_id, status
         )
         if item is None:  # the same delivery raced in; `find` shows what became of it
             return held
+        if again is not None:
+            await self.inbox.mark(item, "done", outcomes=outcomes_json([again]))
+            return [*held, again]
         if isinstance(verdict, Hold):
             return [*held, verdict.notice]
         return held + await self.run_message(item, cleaned, thread)
@@ -179,6 +189,11 @@ class Engine(Intake):
         refused = check_resume(turn, await self.pending(thread))
         if refused is not None:
             return [refused]
+        aside = check_feedback(turn, await self._reader(turn))
+        if aside is not None:  # a workout or a question sent after Revise: held as a message of its own
+            record = aside.message.model_dump_json()
+            item = await self.inbox.record(turn.conversation, turn.user, "message", record, turn.message_id, "deferred")
+            return [aside.notice] if item is not None else []
         item = await self.inbox.record(turn.conversation, turn.user, "resume", turn.model_dump_json(), turn.message_id)
         if item is None:
             return []
@@ -270,6 +285,10 @@ class Engine(Intake):
             if payload is not None:
                 outcomes.append(to_outcome(intr.id, payload))
         return outcomes
+
+    async def _reader(self, turn: Turn) -> Read:
+        """Code's reading of a message on the person's day: admission tells an answer from a message of its own."""
+        return reader(self.selector, today_in(await self.timezone(turn.user), turn.at))
 
     async def timezone(self, user: str) -> str:
         """The user's time zone: set with /timezone, or the default."""

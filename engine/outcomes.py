@@ -55,6 +55,8 @@ class LoggedEntry(BaseModel):
     domain: str
     summary: str
     """One line, e.g. ``bench press 55 kg × 10 × 5 sets``."""
+    action: Literal["logged", "corrected", "planned"] = "logged"
+    """What happened to it: logged now, a correction of an earlier entry, or a session planned ahead."""
 
 
 class Logged(_Outcome):

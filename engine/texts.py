@@ -6,6 +6,7 @@ them together keeps the voice consistent and makes translation one file's work.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -21,6 +22,14 @@ WRONG_BUTTON = "That button does not belong to what is pending."
 
 def too_long(length: int, limit: int) -> str:
     return f"That message is {length:,} characters long; I take at most {limit:,}. Please send it in shorter parts. Nothing was stored."
+
+
+def already_logged(summaries: Sequence[str], text: str) -> str:
+    """A log sent again soon after it was stored (`engine.runtime.repeats`): kept once, and how to log it twice."""
+    return (
+        f"Already logged: {'; '.join(summaries)}. I kept it once, not twice. "
+        f"If you did it a second time, say so: “{text} again”."
+    )
 
 
 # --------------------------------------------------------------------------- failures
@@ -40,6 +49,23 @@ HELD_FOR_PLAN = (
     "(approve, revise or cancel it; /status shows it again)."
 )
 HELD_FOR_OTHERS_QUESTION = "Noted — I'll handle this once the question I asked someone here is answered or cancelled."
+_WILL = {"log": "log it", "question": "answer it"}
+
+
+def held_not_an_answer(taken: str) -> str:
+    """A log or a question sent while a question of ours was open (`engine.admission.taken_as`)."""
+    return (
+        f"Taken as a new {taken}, not as your answer: I'll {_WILL[taken]} right after you answer "
+        "the question above (or skip it; /status shows it again)."
+    )
+
+
+def held_not_a_change(taken: str) -> str:
+    """A log or a question sent as the change to a plan after Revise."""
+    return (
+        f"Taken as a new {taken}, not as the change to the plan: I'll {_WILL[taken]} right after you decide "
+        "on the plan (approve or cancel it, or say “revise” and what should change; /status shows it again)."
+    )
 ANSWER_TOO_LATE = "That answer came after its question was answered or replaced, so I left it."
 
 
@@ -94,8 +120,33 @@ def undone(lines: Sequence[str]) -> str:
 
 
 def forgotten(removed: int, with_conversation: bool) -> str:
-    what = "entries and your conversations with me" if with_conversation else "entries"
+    noun = "entry" if removed == 1 else "entries"
+    what = f"{noun} and your conversations with me" if with_conversation else noun
     return f"Done: deleted {removed} {what}. Nothing of yours is kept."
+
+
+_EVENT_WORDS = {
+    "PLAN_PROGRESS": "planning", "PLAN_APPROVAL_REQUIRED": "plan ready for approval", "CLARIFY": "asked",
+    "COMMITTED": "carried out", "UNDONE": "undone",
+}  # fmt: skip
+_DECISION_WORDS = {"approve": "approved", "revise": "asked to revise", "cancel": "cancelled"}
+_DECISION = re.compile(r"(?P<decision>\w+) by \S+?(?:: (?P<feedback>.*))?$", re.S)
+"""A decision as recorded: ``approve by tg:1``, ``revise by slack:T1:U2: lighter weeks``."""
+_INTERNAL = re.compile(r"\bp[0-9a-f]{20}\b:?\s*|\s*\bby (?:tg|slack|console):\S+")
+
+
+def history_line(at: str, kind: str, detail: str) -> str:
+    """One planning event as a person reads it: the minute, what happened, no internal ids."""
+    if kind == "DECISION" and (m := _DECISION.match(detail)):
+        what = _DECISION_WORDS.get(m["decision"], m["decision"])
+        return f"{at[:16].replace('T', ' ')} {what}" + (f": {m['feedback']}" if m["feedback"] else "")
+    detail = _INTERNAL.sub("", detail).strip()
+    words = _EVENT_WORDS.get(kind, kind.lower().replace("_", " "))
+    return f"{at[:16].replace('T', ' ')} {words}" + (f": {detail}" if detail else "")
+
+
+def unknown_export_format(asked: str, known: list[str]) -> str:
+    return f"I can export {', '.join(known[:-1])} or {known[-1]}, not “{asked}”. Nothing was written."
 
 
 def export_caption(count: int, left_out: int = 0) -> str:
@@ -185,6 +236,16 @@ def articles_only_header(lang: str) -> str:
     return "I couldn't write a checked answer, so here is what the knowledge base says, quoted as written:"
 
 
+# Said once, when an answer went without the knowledge base (engine.knowledge.library.Library.notice).
+ARTICLES_IN_USE = (
+    "I'm answering without my articles for now: another Almanac process (most likely "
+    "`python -m bot ingest`) had the knowledge base open when I started. Restart me once it has finished."
+)
+ARTICLES_NOT_OPENED = "I'm answering without my articles for now: the knowledge base could not be opened (the log says why)."
+ARTICLES_SEARCH_FAILED = "I answered without my articles: the knowledge base could not be searched just now (the log says why)."
+ARTICLES_NOT_LOADED = "Some of my articles could not be loaded (the log says why), so answers use only those already in."
+
+
 # --------------------------------------------------------------------------- TASK flow
 
 TASK_ASK_WHY = "I need this to make the plan right before anything changes."
@@ -230,6 +291,8 @@ def nothing_changed(reasons: Sequence[str]) -> str:
 
 
 EMPTY_PARSE_WHY = "I couldn't find an exercise, an amount or a note in it, so I stored nothing yet."
+WHICH_EXERCISE = "Which exercise was that?"
+SETS_WITHOUT_EXERCISE_WHY = "I read the sets and reps, but not which exercise they were, so I stored nothing yet."
 EMPTY_PARSE_DECLINED = "I'll keep your message as a note."
 
 

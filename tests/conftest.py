@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +21,16 @@ from tests.helpers import network
 def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test runs offline: a connection past loopback fails it."""
     network.install(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def _umask() -> Iterator[None]:
+    """A test that runs ``bot.__main__.main`` in-process sets the bot's private umask; the next test
+    starts with the one it had."""
+    before = os.umask(0o022)
+    os.umask(before)
+    yield
+    os.umask(before)
 
 
 @pytest.fixture

@@ -137,8 +137,10 @@ def read_typed(line: str, pending: Pending | None, user: str = "") -> Typed | No
 
     For a question: ``skip`` (건너뛰기) declines; a number picks that choice
     (``2``, ``2.``, ``2번``); a number not on the list gets a hint instead of
-    being sent as an answer; anything else answers in the person's own words
-    (a number too, when the question has no choices). For a plan: a whole
+    being sent as an answer; anything else is sent as a `Message`, and the
+    engine tells an answer in the person's own words from a message of its
+    own (a log or a question it holds until the question is answered). Words
+    are compared casefolded, trailing punctuation gone. For a plan: a whole
     line of approve / approved / ok / yes / 승인 approves, cancel / no / 취소
     cancels, ``revise <what should change>`` (수정 …) revises with that
     feedback and a bare ``revise`` asks what should change; any other line is
@@ -148,9 +150,9 @@ def read_typed(line: str, pending: Pending | None, user: str = "") -> Typed | No
         user: Who typed it; a question or plan asked of someone else is not theirs to answer.
 
     Returns:
-        None when the line answers nothing (nothing is open, it is someone
-        else's, the line is empty, or a plan is open and the line is no
-        decision): send it as a `Message`.
+        None when the line is no pick (nothing is open, it is someone else's,
+        the line is empty, it is the person's own words to a question, or a
+        plan is open and the line is no decision): send it as a `Message`.
     """
     text = visible(line)
     if pending is None or not text or (user and pending.asked_by and pending.asked_by != user):
@@ -163,7 +165,7 @@ def read_typed(line: str, pending: Pending | None, user: str = "") -> Typed | No
         if options and (m := _CHOICE.fullmatch(folded)) is not None:
             picked = decide("choice", pending, index=int(m[1]) - 1)
             return Typed(picked.answer) if picked is not None else Typed(hint=choose_hint(len(options)))
-        return Typed(ClarificationAnswer(answers=[text]))
+        return None  # the engine reads whether it answers (admission) or is a log or question of its own
     if folded in APPROVE_WORDS:
         return Typed(decide_plan("approve").answer)
     if folded in CANCEL_WORDS:

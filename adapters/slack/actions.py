@@ -5,7 +5,8 @@
 the button so that a foreign press is refused without a database look-up,
 and the conversation so that a press finds its thread even when the message
 it sits on was sent before a restart. Both stay far below Slack's limits
-(255 and 2,000 characters).
+(255 and 2,000 characters). The value comes back inside the request, so it
+is a claim, never an identity: the press acts as the member who pressed.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ class Press:
     Attributes:
         kind: choice / skip / approve / revise / cancel, or forget (the /almanac forget confirmation).
         interrupt_id: the pending question's or plan's id ("" for forget).
-        owner: the Slack member id allowed to press ("" = anyone in the conversation).
-        conversation: the engine's conversation key.
+        owner: the Slack member id allowed to press ("" = no one named). It only narrows: a press always
+            acts as the member who pressed (`adapters.slack.place.Place.of_press`).
+        conversation: the engine's conversation key (it must be the presser's own).
         index: which choice (choice only).
     """
 

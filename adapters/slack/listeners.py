@@ -21,8 +21,11 @@ arrived is the only copy. Duplicates are recognised by ``event_id`` and by
 ``(team, channel, ts)``, which also catches the ``app_mention`` twin of a
 ``message``.
 
-A button press is acknowledged first. A press by someone other than the
-person asked is refused (the owner is in the button); Revise opens its modal
+A button press is acknowledged first. It acts as the member who pressed
+(``user.id``, which Slack signs), never as anyone its value names: the value's
+owner only refuses others, and its conversation must be the presser's own in
+the channel pressed in (`Place.of_press`; the Revise modal's submission alike).
+A press by someone other than the person asked is refused; Revise opens its modal
 at once (``views.open`` must use the ``trigger_id`` within 3 seconds); every
 other press takes the message's buttons with the compare-and-set, so of a
 double press, or of two workers, exactly one goes on. Stale, second and
@@ -207,17 +210,21 @@ class Listeners:
         channel = str(container.get("channel_id") or (body.get("channel") or {}).get("id"))
         message_ts = str(container.get("message_ts") or (body.get("message") or {}).get("ts"))
         response_url = body.get("response_url")
+        thread = container.get("thread_ts") or (body.get("message") or {}).get("thread_ts")
+        here = Place(team, channel, str(thread) if thread else None, user, response_url)
+        if not self.allowed(team, user):
+            self._notice(here, texts.REFUSAL)
+            return
         action_id, value = str(action.get("action_id", "")), str(action.get("value", ""))
         press = Press.parse(action_id, value)
-        place = Place.of_conversation(press.conversation, user, response_url) if press else None
-        if not self.allowed(team, user):
-            self._notice(Place(team, channel, None, user, response_url), texts.REFUSAL)
+        if press is None:
+            self._notice(here, texts.BROKEN_BUTTON)
             return
-        if press is None or place is None:
-            self._notice(Place(team, channel, None, user, response_url), texts.BROKEN_BUTTON)
-            return
-        if press.owner and press.owner != user:
-            self._notice(place, texts.NOT_YOURS)
+        # The press acts as the presser (Slack signs user.id and where it came from), never as the value says.
+        place = Place.of_press(press.conversation, press.owner, team=team, channel=channel, user=user,
+                               response_url=response_url)
+        if place is None:
+            self._notice(here, texts.NOT_YOURS)
             return
         # An ephemeral message (an answer sent through a response URL) can only be replaced through one.
         ephemeral = bool(container.get("is_ephemeral"))
@@ -247,15 +254,17 @@ class Listeners:
             await ack(response_action="errors", errors={"feedback": texts.EMPTY_FEEDBACK})
             return
         await ack()
-        meta = json.loads(view.get("private_metadata") or "{}")
         user = str(body["user"]["id"])
-        value = str(meta.get("v", ""))
+        team = str((body.get("team") or {}).get("id") or body["user"].get("team_id"))
+        meta = _metadata(view)
+        value, channel, message_ts = str(meta.get("v", "")), str(meta.get("c")), str(meta.get("m"))
         press = Press.parse("almanac:revise", value)
-        place = Place.of_conversation(press.conversation, user, meta.get("r")) if press else None
-        if press is None or place is None or (press.owner and press.owner != user):
+        # As for a press: the submitter acts, and only on their own plan in the channel it was pressed in.
+        place = None if press is None else Place.of_press(
+            press.conversation, press.owner, team=team, channel=channel, user=user, response_url=meta.get("r"))
+        if press is None or place is None:
             log.warning("slack.bad_revise_submission", user_id=user)
             return
-        channel, message_ts = str(meta.get("c")), str(meta.get("m"))
         if not await self.store.claim(channel, message_ts):
             self._notice(place, texts.ALREADY)
             return
@@ -282,6 +291,15 @@ class Listeners:
 
     async def _on_error(self, error: Exception, body: Body) -> None:  # bolt's error handler: a listener raised
         log.error("slack.listener_error", type=body.get("type"), exc_info=error)
+
+
+def _metadata(view: Body) -> Body:
+    """The Revise modal's ``private_metadata`` (what `_on_action` put there); empty if it is not that."""
+    try:
+        meta = json.loads(view.get("private_metadata") or "{}")
+    except ValueError:
+        return {}
+    return meta if isinstance(meta, dict) else {}
 
 
 def _team(body: Body, event: Body) -> str:

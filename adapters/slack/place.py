@@ -61,17 +61,41 @@ class Place:
 
     @classmethod
     def of_conversation(cls, conversation: str, user: str, response_url: str | None = None) -> Place | None:
-        """The place a conversation key names (a button carries the key); None if it is not a Slack key."""
+        """``user`` in the place a conversation key names (a button carries the key).
+
+        None if it is not a Slack key, or if it is another member's: a channel
+        key names its member, and a key read back from a button or a modal must
+        never make one member act as another.
+        """
         parts = conversation.split(":")
-        if len(parts) < 3 or parts[0] != "slack":
+        if len(parts) < 3 or parts[0] != "slack" or not all(parts[1:]):
             return None
         team, channel = parts[1], parts[2]
         if channel.startswith("D"):
+            if len(parts) > 4:
+                return None
             return cls(team, channel, parts[3] if len(parts) > 3 else None, user, response_url)
-        if len(parts) != 5:
+        if len(parts) != 5 or parts[4] != user:
             return None
         thread = None if parts[3] == NO_THREAD else parts[3]
-        return cls(team, channel, thread, parts[4], response_url)
+        return cls(team, channel, thread, user, response_url)
+
+    @classmethod
+    def of_press(cls, conversation: str, owner: str, *, team: str, channel: str, user: str,
+                 response_url: str | None = None) -> Place | None:
+        """Where a press acts: always as ``user``, the member Slack says pressed; None if it may not act.
+
+        ``conversation`` and ``owner`` come back from the button's value (or the
+        Revise modal's metadata), so they can only narrow: an owner refuses
+        everyone else (never lets anyone through), and the conversation must be
+        the presser's own, in the workspace and channel the press came from.
+        """
+        if owner and owner != user:
+            return None
+        place = cls.of_conversation(conversation, user, response_url)
+        if place is None or place.team != team or place.channel != channel:
+            return None
+        return place
 
     def to_json(self) -> dict[str, Any]:
         """For the intake table."""

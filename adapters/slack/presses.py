@@ -18,7 +18,7 @@ from adapters.common import decide
 from adapters.slack import texts
 from adapters.slack.actions import Press
 from adapters.slack.place import Place
-from adapters.slack.render import SlackMessage, decided, plain
+from adapters.slack.render import decided_message, plain
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore
 from adapters.slack.text import shorten
@@ -80,11 +80,11 @@ class Presses:
             return
         label = decision.label if press.kind != "revise" else f"✎ Revise: {shorten(feedback, 200)}"
         await self.store.drop_prompt(place.conversation, ts)
-        shown = decided(blocks, label, place.user, datetime.now(timezone.utc))
+        shown = decided_message(blocks, label, place.user, datetime.now(timezone.utc))
         if ephemeral and place.response_url is not None:
-            await self.outbox.respond(place, SlackMessage(label, shown), replace_original=True)
+            await self.outbox.respond(place, shown, replace_original=True)
         else:
-            await self.outbox.update(channel, ts, label, shown)
+            await self.outbox.update(channel, ts, shown)
         turn = Resume(
             conversation=place.conversation, user=place.user_key, interrupt_id=press.interrupt_id, answer=decision.answer
         )

@@ -3,8 +3,12 @@
 Answers go into a ``markdown`` block (standard Markdown, as the model writes
 it) with the same text as the plain ``text`` fallback that notifications and
 old clients show; a long answer becomes several messages, cut between
-paragraphs. Everything written into ``mrkdwn`` (questions, plans, notices,
-context lines) is escaped first. Questions and plans carry their buttons
+paragraphs. Whatever data or the model wrote has ``&``, ``<`` and ``>``
+escaped (`adapters.slack.text.esc`) wherever Slack parses markup: the
+``text`` fallback, ``mrkdwn`` (questions, plans, notices, context lines) and
+the ``markdown`` block alike, so an imported ``<!channel>`` never pings and
+``<https://…|click>`` is never a link. Button labels are ``plain_text``,
+which Slack does not parse. Questions and plans carry their buttons
 (`adapters.slack.actions.Press`).
 """
 
@@ -46,7 +50,9 @@ def render(outcome: Outcome, conversation: str) -> list[SlackMessage]:
     if isinstance(outcome, Answer):
         return answer(outcome)
     if isinstance(outcome, Logged):
-        lines = [f"✓ Logged {e.on.isoformat()} · {e.domain} · {e.summary}" for e in outcome.entries] or ["✓ Logged."]
+        lines = [
+            f"✓ {e.action.capitalize()} {e.on.isoformat()} · {e.domain} · {e.summary}" for e in outcome.entries
+        ] or ["✓ Logged."]
         return plain("\n".join(lines))
     if isinstance(outcome, Ask):
         return [ask(outcome, conversation)]
@@ -60,15 +66,15 @@ def render(outcome: Outcome, conversation: str) -> list[SlackMessage]:
 
 
 def plain(text: str) -> list[SlackMessage]:
-    """Text of Almanac's own as ``section`` blocks (escaped), split under the block and message limits."""
-    sections = [_section(esc(part)) for part in split(text, SECTION_LIMIT - 200) if part.strip()]
+    """Plain text as ``section`` blocks, split under the block and message limits; escaped, ``text`` too."""
+    sections = [_section(part) for part in split(esc(text), SECTION_LIMIT - 200) if part.strip()]
     chunks = [sections[i : i + MAX_BLOCKS] for i in range(0, len(sections), MAX_BLOCKS)]
-    return [SlackMessage(text=shorten(text, 3_000), blocks=chunk) for chunk in chunks]
+    return [SlackMessage(text=esc(shorten(text, 3_000)), blocks=chunk) for chunk in chunks]
 
 
 def answer(outcome: Answer) -> list[SlackMessage]:
     """An answer: one ``markdown`` block per message, cut between paragraphs; sources under the last part."""
-    parts = split(outcome.text, MARKDOWN_LIMIT) if outcome.text.strip() else ["…"]
+    parts = split(esc(outcome.text), MARKDOWN_LIMIT) if outcome.text.strip() else ["…"]
     messages = [SlackMessage(text=part, blocks=[{"type": "markdown", "text": part}]) for part in parts]
     notes = _answer_notes(outcome)
     if notes:
@@ -95,7 +101,7 @@ def citation(c: Citation) -> str:
     title = esc(shorten(c.title, 200))
     if c.url and c.url.startswith(("http://", "https://")) and not any(ch in c.url for ch in "|<> "):
         return f"<{c.url}|{title}>"
-    where = c.url or (c.ref if not c.ref.startswith("entry:") else "")
+    where = c.url or ""  # where a person can read it, never the engine's own reference ("domain:strength#R3")
     return f"{title} ({esc(shorten(where, 200))})" if where else title
 
 
@@ -116,7 +122,7 @@ def ask(outcome: Ask, conversation: str) -> SlackMessage:
     ]
     buttons.append(_button(SKIP_LABEL, Press("skip", outcome.interrupt_id, owner, conversation)))
     blocks.append({"type": "actions", "block_id": "almanac:ask", "elements": buttons})
-    return SlackMessage(text=shorten(outcome.questions[0].text, 3_000), blocks=blocks)
+    return SlackMessage(text=esc(shorten(outcome.questions[0].text, 3_000)), blocks=blocks)
 
 
 def approval(outcome: ApprovalRequest, conversation: str) -> SlackMessage:
@@ -139,7 +145,7 @@ def approval(outcome: ApprovalRequest, conversation: str) -> SlackMessage:
         _context(shorten_block(context)),
         {"type": "actions", "block_id": "almanac:plan", "elements": buttons},
     ]
-    return SlackMessage(text=shorten(f"Plan: {outcome.title}", 3_000), blocks=blocks)
+    return SlackMessage(text=esc(shorten(f"Plan: {outcome.title}", 3_000)), blocks=blocks)
 
 
 def forget_confirmation(user_key: str, conversation: str) -> SlackMessage:
@@ -164,6 +170,11 @@ def decided(blocks: list[Block], label: str, user: str, at: datetime) -> list[Bl
     who = f" by <@{user}>" if user else ""
     kept = [b for b in blocks if b.get("type") != "actions"]
     return [*kept, _context(f"{esc(label)}{who} · {when}")][-MAX_BLOCKS:]
+
+
+def decided_message(blocks: list[Block], label: str, user: str, at: datetime) -> SlackMessage:
+    """`decided` as the message that replaces the question or plan; its ``text`` is the label, escaped."""
+    return SlackMessage(esc(label), decided(blocks, label, user, at))
 
 
 def revise_modal(private_metadata: str) -> dict[str, Any]:

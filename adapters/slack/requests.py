@@ -20,6 +20,7 @@ from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore
 from adapters.slack.text import esc, shorten
 from adapters.slack.turns import Turns
+from adapters.slack.typed import run_typed
 from engine import Message
 
 Spec = dict[str, Any]
@@ -58,7 +59,7 @@ class Requests:
         if spec["kind"] == "post":
             post = Message(conversation=place.conversation, user=place.user_key, at=at, text=spec["text"],
                            message_id=spec["ts"])
-            await self.turns.run(place, post, source_ts=spec["ts"])
+            await run_typed(self.turns, place, post, spec["ts"])  # "2", "skip", "approve." mean what the buttons do
             return
         name, arg = str(spec["name"]), str(spec["arg"])
         if name in MESSAGE_COMMANDS:

@@ -18,6 +18,7 @@ from adapters.common.budget import Budget
 from adapters.slack.api import SlackApi
 from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage
+from adapters.slack.text import esc
 from engine import Document
 
 log = structlog.get_logger("adapters.slack")
@@ -89,9 +90,9 @@ class Outbox:
             place.response_url, text=message.text, blocks=message.blocks, response_type="ephemeral", **extra
         )
 
-    async def update(self, channel: str, ts: str, text: str, blocks: list[dict[str, Any]]) -> None:
+    async def update(self, channel: str, ts: str, message: SlackMessage) -> None:
         """Replace a message's text and blocks (a question or plan after its decision)."""
-        await self.api.call("chat_update", channel=channel, ts=ts, text=text, blocks=blocks)
+        await self.api.call("chat_update", channel=channel, ts=ts, text=message.text, blocks=message.blocks)
 
     async def send_privately(self, place: Place, document: Document) -> None:
         """Upload a file to the member's direct messages with Almanac (never into a shared channel)."""
@@ -105,7 +106,7 @@ class Outbox:
             filename=document.filename,
             title=document.filename,
             content=document.content,  # text: it crosses the pipe as JSON (LocalApi encodes it)
-            initial_comment=document.caption or None,
+            initial_comment=esc(document.caption) or None,  # parsed as a message's text
             thread_ts=place.thread_ts if place.dm else None,
         )
 

@@ -23,7 +23,7 @@ import structlog
 
 from adapters.slack import texts
 from adapters.slack.place import Place
-from adapters.slack.render import SlackMessage, decided, plain, render
+from adapters.slack.render import SlackMessage, decided_message, plain, render
 from adapters.slack.send import Outbox
 from adapters.slack.store import Prompt, SlackStore
 from adapters.common import closing_label, open_prompt
@@ -112,8 +112,8 @@ class Turns:
         await self.store.drop_prompt(place.conversation, prompt.ts)
         if not await self.store.claim(prompt.channel, prompt.ts):
             return  # a press decided it, and already showed so
-        blocks = decided(prompt.blocks, closing_label(turn), place.user, datetime.now(timezone.utc))
-        await self.outbox.update(prompt.channel, prompt.ts, closing_label(turn), blocks)
+        closed = decided_message(prompt.blocks, closing_label(turn), place.user, datetime.now(timezone.utc))
+        await self.outbox.update(prompt.channel, prompt.ts, closed)
 
     @contextlib.asynccontextmanager
     async def _signs(self, place: Place, source_ts: str | None) -> AsyncIterator[None]:

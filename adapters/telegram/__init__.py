@@ -11,7 +11,7 @@ One name to run it — `serve` — and the adapter itself. Inside, one job per f
 - ``chat.py`` — where a message belongs (chat, forum topic) and whether it is meant for Almanac
 - ``render.py`` — outcomes as escaped HTML; ``keyboards.py`` — buttons and their callback data
 - ``splitting.py`` — HTML split under the message limit, plain-text fallback
-- ``send.py`` — send, edit, delete, answer a press; ``retry.py`` — flood and network retries
+- ``send.py`` — send (a reply flood control holds back is kept), edit, delete, answer a press; ``retry.py`` — flood and network retries
 - ``progress.py`` — typing and the status line; ``texts.py`` — what the adapter itself says
 - ``errors.py`` — the one error handler
 """

@@ -88,6 +88,8 @@ class TelegramAdapter:
         signs_per_second: typing actions and status lines allowed per second across all chats;
             beyond that they are skipped (replies never are).
         forget_ttl: how long a /forget confirmation button stays valid, in seconds.
+        keep_replies_s: how long a reply that flood control holds back is kept and sent when the
+            wait ends; past that the person hears their message was handled (never "try again").
     """
 
     def __init__(
@@ -101,6 +103,7 @@ class TelegramAdapter:
         status_every: float = 1.0,
         signs_per_second: float = 10.0,
         forget_ttl: float = 600.0,
+        keep_replies_s: float = 600.0,
     ) -> None:
         self.intake = Intake(engine if isinstance(engine, DeliveryStore) else MemoryDeliveries(), SOURCE)
         """Recorded before confirmed; admitted once; done when handled (``intake.py``)."""
@@ -114,6 +117,7 @@ class TelegramAdapter:
             status_after=status_after,
             status_every=status_every,
             on_status=self._jobs.status_shown,
+            keep_replies_s=keep_replies_s,
         )
         self._presses = Presses(self._turns, forget_ttl)
         self._app: App | None = None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
 import structlog
 from telegram import Update
 from telegram.error import Forbidden, TelegramError
@@ -10,8 +13,34 @@ from telegram.ext import ContextTypes
 from adapters.telegram import texts
 from adapters.telegram.chat import Chat
 from adapters.telegram.send import answer_query
+from engine import Outcome
 
 log = structlog.get_logger("adapters.telegram")
+
+
+class ReplyNotShown(Exception):
+    """The engine handled the turn (what it logged is stored) but its reply did not all reach the chat.
+
+    Raised from the error that stopped the reply (``__cause__``), so that the
+    person hears their message was handled instead of "please try again":
+    trying again would do it twice.
+    """
+
+    def __init__(self, kinds: Sequence[str]) -> None:
+        super().__init__(f"reply not shown: {', '.join(kinds)}")
+        self.kinds = list(kinds)
+        """The kinds of the turn's outcomes (``logged``, ``answer``, ``ask``, …)."""
+
+
+@contextmanager
+def after_the_turn(outcomes: Sequence[Outcome]) -> Iterator[None]:
+    """Around what follows ``engine.handle``: a failure there becomes `ReplyNotShown`."""
+    try:
+        yield
+    except ReplyNotShown:
+        raise
+    except Exception as exc:
+        raise ReplyNotShown([o.kind for o in outcomes]) from exc
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -19,6 +48,8 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
     Registered with ``Application.add_error_handler``; jobs that fail inside the
     conversation queues end here too (through ``Application.process_error``).
+    When the turn was handled and only its reply failed (`ReplyNotShown`), the
+    person is told so, never asked to try again.
     """
     chat_id = user_id = topic = None
     if isinstance(update, Update):
@@ -26,12 +57,20 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         user_id = update.effective_user.id if update.effective_user else None
         if update.effective_message is not None:
             topic = Chat.of(update.effective_message).topic
+    done = context.error if isinstance(context.error, ReplyNotShown) else None
+    cause = done.__cause__ if done is not None else context.error
+    if isinstance(cause, Forbidden):
+        # They blocked the bot (or removed it from the group): nothing to fix and nobody to
+        # tell, so one line per reply that could not go out, not a traceback.
+        log.info("telegram.forbidden", chat_id=chat_id, user_id=user_id, reason=str(cause))
+        return
     log.error("telegram.error", chat_id=chat_id, user_id=user_id, exc_info=context.error)
-    if chat_id is None or isinstance(context.error, Forbidden):
-        return  # nobody to tell, or they blocked the bot
+    if chat_id is None:
+        return  # nobody to tell
     try:
         if isinstance(update, Update) and update.callback_query is not None:
             await answer_query(update.callback_query)  # stop the spinner if nothing else did
-        await context.bot.send_message(chat_id, texts.APOLOGY, message_thread_id=topic)
+        text = texts.APOLOGY if done is None else texts.reply_not_shown(done.kinds)
+        await context.bot.send_message(chat_id, text, message_thread_id=topic)
     except TelegramError as exc:
         log.warning("telegram.apology_failed", chat_id=chat_id, reason=str(exc))

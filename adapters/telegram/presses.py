@@ -75,7 +75,9 @@ class Presses:
         It is the change when it replies to "What should change?" (``to_prompt``;
         after a restart the open plan is looked up), or when that question is
         the last thing Almanac said in the conversation. Otherwise it is a
-        message of its own (the engine keeps it until the plan is decided).
+        message of its own (the engine keeps it until the plan is decided); so
+        is a change that is a log or a question ("5k in 25:30"): the engine
+        holds it and says so (`engine.admission.check_feedback`).
         """
         key = (chat.conversation, message.user)
         revising = self.feedback.get(key)

@@ -44,7 +44,10 @@ def render(outcome: Outcome, owner: int | None = None) -> Rendered | None:
         return Rendered(_answer(outcome))
     if isinstance(outcome, Logged):
         return Rendered(
-            "\n".join(f"✓ Logged {e.on.isoformat()} · {esc(e.domain)} · {esc(e.summary)}" for e in outcome.entries)
+            "\n".join(
+                f"✓ {e.action.capitalize()} {e.on.isoformat()} · {esc(e.domain)} · {esc(e.summary)}"
+                for e in outcome.entries
+            )
             or "✓ Logged."
         )
     if isinstance(outcome, Ask):
@@ -75,7 +78,9 @@ def _answer(answer: Answer) -> str:
 def _citation(c: Citation) -> str:
     if c.url and c.url.startswith(("http://", "https://")):
         return f'<a href="{html.escape(c.url, quote=True)}">{esc(c.title)}</a>'
-    where = c.url or (c.ref if not c.ref.startswith("entry:") else "")
+    # Where a person can read it (a file of the knowledge base), never the engine's own reference
+    # ("domain:strength#R3", "article:deload#2").
+    where = c.url or ""
     return esc(c.title) + (f" — {esc(where)}" if where else "")
 
 

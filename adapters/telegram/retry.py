@@ -3,7 +3,9 @@
 python-telegram-bot passes each request (except ``getUpdates``, which its
 updater retries itself) through the application's rate limiter, so this is
 the one place where a call is retried — whether it comes from the adapter or
-from ``CallbackQuery.answer()``. Nothing is throttled by rate: the bot only
+from ``CallbackQuery.answer()``. (A reply that flood control still refuses
+after these retries is not dropped: `adapters.telegram.send.kept` holds it
+until the wait ends.) Nothing is throttled by rate: the bot only
 slows down when Telegram says so. What is bounded is the number of requests
 in flight: httpx's connection pool spends time quadratic in its size on
 every request (httpcore 1.0 scans all connections for each idle one), so a

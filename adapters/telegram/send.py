@@ -3,21 +3,51 @@
 Every message goes out as HTML split under Telegram's limit; when Telegram
 rejects the markup ("can't parse entities") the same part is sent again as
 plain text. Retries for flood control and network errors happen below this,
-in `adapters.telegram.retry`.
+in `adapters.telegram.retry`, for every call alike. A reply is worth more
+than that: `kept` holds a part that flood control still refuses after those
+retries and sends it when the wait Telegram names is over (the caller says for
+how long), so that a busy bot answers late rather than not at all.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import TypeVar
+
 import structlog
 from telegram import Bot, CallbackQuery, ForceReply, InlineKeyboardMarkup, LinkPreviewOptions, Message, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, RetryAfter, TelegramError
 
 from adapters.telegram.chat import Chat
+from adapters.telegram.retry import retry_after_seconds
 from adapters.telegram.splitting import MESSAGE_LIMIT, split_html, to_plain, utf16_len
 
 log = structlog.get_logger("adapters.telegram")
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+T = TypeVar("T")
+
+
+async def kept(send: Callable[[], Awaitable[T]], keep_s: float, chat_id: int) -> T:
+    """Run ``send``; while flood control refuses it, wait as Telegram asks and send again, for up to ``keep_s``.
+
+    Raises:
+        RetryAfter: the next wait would end more than ``keep_s`` seconds after the first refusal.
+    """
+    loop = asyncio.get_running_loop()
+    until: float | None = None
+    while True:
+        try:
+            return await send()
+        except RetryAfter as exc:
+            wait = retry_after_seconds(exc)
+            until = until if until is not None else loop.time() + keep_s
+            if loop.time() + wait > until:
+                raise
+            log.warning("telegram.reply_kept", chat_id=chat_id, wait_s=wait)
+            await asyncio.sleep(wait)
 
 
 def _entity_error(exc: BadRequest) -> bool:
@@ -35,13 +65,21 @@ async def send_html(
     html: str,
     keyboard: InlineKeyboardMarkup | ForceReply | None = None,
     reply_to: int | None = None,
+    keep_s: float = 0.0,
 ) -> list[Message]:
-    """Send HTML as one or more messages; the keyboard goes on the last part."""
+    """Send HTML as one or more messages; the keyboard goes on the last part.
+
+    Args:
+        keep_s: how long a part that flood control refuses is kept and sent again (`kept`);
+            0 for what may be dropped, such as a status line.
+    """
     parts = split_html(html)
     sent: list[Message] = []
     for i, part in enumerate(parts):
         last = i == len(parts) - 1
-        sent.append(await _send_part(bot, chat, part, keyboard if last else None, reply_to if i == 0 else None))
+        markup, quoted = keyboard if last else None, reply_to if i == 0 else None
+        # Per part: a part already sent is never sent again.
+        sent.append(await kept(partial(_send_part, bot, chat, part, markup, quoted), keep_s, chat.chat_id))
     return sent
 
 

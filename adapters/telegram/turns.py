@@ -22,10 +22,11 @@ from telegram.error import BadRequest, Forbidden
 from adapters.common import Budget, Pending, closing_label, open_prompt
 from adapters.telegram import texts
 from adapters.telegram.chat import Chat
+from adapters.telegram.errors import after_the_turn
 from adapters.telegram.keyboards import owner_id
 from adapters.telegram.progress import Working
 from adapters.telegram.render import CAPTION_LIMIT, decided, render
-from adapters.telegram.send import edit_html, send_html
+from adapters.telegram.send import edit_html, kept, send_html
 from adapters.telegram.splitting import split_html
 from engine import ApprovalRequest, Ask, Document, Handler, Outcome, Turn
 
@@ -49,6 +50,8 @@ class Turns:
         engine: anything with ``handle(turn, progress)``.
         budget: shared by all chats' signs of work, so that a busy bot sheds them.
         typing_after / typing_every / status_after / status_every: timing of the signs of work (`Working`).
+        keep_replies_s: how long a reply that flood control holds back is kept and sent when the wait
+            ends (`adapters.telegram.send.kept`); past that the person hears the turn was handled.
     """
 
     def __init__(
@@ -61,8 +64,10 @@ class Turns:
         status_after: float,
         status_every: float,
         on_status: Callable[[TgMessage], Awaitable[None]] | None = None,
+        keep_replies_s: float = 600.0,
     ) -> None:
         self.engine = engine
+        self._keep_s = keep_replies_s
         self._on_status = on_status
         self._budget = budget
         self._signs = {
@@ -81,8 +86,9 @@ class Turns:
         started = time.perf_counter()
         async with Working(bot, chat, budget=self._budget, on_status=self._on_status, **self._signs) as working:
             outcomes = await self.engine.handle(turn, progress=working.stage)
-        await self._close_answered(bot, chat, turn, outcomes)
-        await self.deliver(bot, chat, outcomes, reply_to)
+        with after_the_turn(outcomes):  # done: from here on a failure must not ask to try again
+            await self._close_answered(bot, chat, turn, outcomes)
+            await self.deliver(bot, chat, outcomes, reply_to)
         await working.clear()
         log.info(
             "telegram.turn",
@@ -100,14 +106,22 @@ class Turns:
         keyboard: InlineKeyboardMarkup | ForceReply | None = None,
         reply_to: int | None = None,
     ) -> list[TgMessage]:
-        """`send_html`, remembering it as the last thing said in the conversation."""
-        sent = await send_html(bot, chat, html, keyboard, reply_to)
+        """`send_html`, kept through flood control, remembering it as the last thing said in the conversation."""
+        sent = await send_html(bot, chat, html, keyboard, reply_to, keep_s=self._keep_s)
         if sent:
             self.last_sent[chat.conversation] = sent[-1].message_id
         return sent
 
     async def deliver(self, bot: Bot, chat: Chat, outcomes: list[Outcome], reply_to: int | None = None) -> None:
-        """Send outcomes in order: messages (split, with keyboards) and documents."""
+        """Send outcomes in order: messages (split, with keyboards) and documents.
+
+        Raises:
+            ReplyNotShown: a send failed; the turn itself was handled.
+        """
+        with after_the_turn(outcomes):
+            await self._deliver(bot, chat, outcomes, reply_to)
+
+    async def _deliver(self, bot: Bot, chat: Chat, outcomes: list[Outcome], reply_to: int | None) -> None:
         for outcome in outcomes:
             if isinstance(outcome, Document):
                 await self._document(bot, chat, outcome, reply_to)
@@ -127,11 +141,15 @@ class Turns:
         private = chat.group and chat.member is not None
         to = chat.member if private and chat.member is not None else chat.chat_id
         try:
-            await bot.send_document(
-                to,
-                InputFile(doc.content.encode("utf-8"), filename=doc.filename),
-                caption=doc.caption[:CAPTION_LIMIT] or None,
-                message_thread_id=None if private else chat.topic,
+            await kept(
+                lambda: bot.send_document(
+                    to,
+                    InputFile(doc.content.encode("utf-8"), filename=doc.filename),
+                    caption=doc.caption[:CAPTION_LIMIT] or None,
+                    message_thread_id=None if private else chat.topic,
+                ),
+                self._keep_s,
+                chat.chat_id,
             )
         except (Forbidden, BadRequest) as exc:
             if not private:

@@ -4,7 +4,8 @@ A typed ``2`` picks the second choice, ``skip`` skips, ``approved`` approves
 and a bare ``revise`` asks what should change — as the buttons would. A number
 that is not on the list gets a hint; anything else is a message for the
 engine (which reads it as the answer to an open question in the person's own
-words, or keeps it until an open plan is decided).
+words, or keeps it until the question or plan is decided when it is a log or a
+question of its own, and says so).
 """
 
 from __future__ import annotations

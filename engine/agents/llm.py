@@ -124,7 +124,9 @@ class LLM:
         raise ModelInvalid(
             f"The language model ({model}) kept answering in a shape I can't use "
             f"({attempts} tries). Try again with /retry; if it keeps happening, "
-            "use a stronger model (OLLAMA_MODEL, e.g. qwen2.5:7b-instruct or larger)."
+            "run `python -m bot doctor` where Almanac runs: it says whether the model "
+            "or Ollama ignores the schema, and what to change (often a stronger model: "
+            "OLLAMA_MODEL, e.g. qwen2.5:7b-instruct or larger)."
         )
 
     async def _chat(self, model: str, messages: list[dict[str, str]], schema: dict[str, Any]) -> str:

@@ -39,13 +39,26 @@ def exercise_line(ex: ExerciseLog) -> str:
     return f"{ex.name} {sets}{unit}"
 
 
+_TIME_UNITS = frozenset({"min", "mins", "minutes", "s", "sec", "secs", "seconds", "h", "hr", "hours"})
+
+
+def metric_text(m: Metric) -> str:
+    """``distance 5 km``, ``duration 25:30``: a unit the name already spells is said once, and a clock
+    time carries no unit ("25:30 min" reads as minutes and seconds anyway)."""
+    name, unit, value = m.name.replace("_", " "), m.unit, str(m.value)
+    if unit and name.endswith(f" {unit}"):
+        name = name[: -len(unit) - 1]
+    if ":" in value and unit.lower() in _TIME_UNITS:
+        unit = ""
+    return f"{name} {value}{' ' + unit if unit else ''}"
+
+
 def summarize(parsed: ParserOutput) -> str:
     """A one-line summary of an entry."""
     if parsed.exercises:
         return "; ".join(exercise_line(e) for e in parsed.exercises)
     if parsed.metrics:
-        body = ", ".join(f"{m.name.replace('_', ' ')} {m.value}{' ' + m.unit if m.unit else ''}" for m in parsed.metrics)
-        return f"{parsed.activity_type}: {body}"
+        return f"{parsed.activity_type}: {', '.join(metric_text(m) for m in parsed.metrics)}"
     return parsed.summary.strip()[:120] or parsed.activity_type
 
 

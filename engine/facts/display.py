@@ -21,6 +21,12 @@ def _signed(x: float) -> str:
     return text if text.startswith("-") or text == "0" else "+" + text
 
 
+def weeks_text(weeks: float) -> str:
+    """``1 week``, ``2 weeks``, ``408.3 weeks``."""
+    shown = _fmt(weeks)
+    return f"{shown} week{'' if shown == '1' else 's'}"
+
+
 def _with_unit(text: str, unit: str) -> str:
     return f"{text} {unit}" if unit else text
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from engine.facts.display import _fmt
+from engine.facts.display import _fmt, weeks_text
 from engine.facts.found import _Found
 from engine.facts.model import Fact
 
@@ -23,7 +23,7 @@ def _frequency(sessions: dict[str, dict[date, list[str]]], today: date | None, f
     start = all_days[0]
     end = max(all_days[-1], today) if today is not None else all_days[-1]
     weeks = max(1.0, ((end - start).days + 1) / 7)
-    over = f"counted over {_fmt(weeks)} weeks to {end.isoformat()}"
+    over = f"counted over {weeks_text(weeks)} to {end.isoformat()}"
     out: list[Fact] = []
     rows = [("all", "workout", all_days, [i for days in sessions.values() for ids in days.values() for i in ids],
              sum(len(days) for days in sessions.values()))]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from engine.facts.bouts import _SPORTS
-from engine.facts.display import _fmt, _signed, _with_unit, clock
+from engine.facts.display import _fmt, _signed, _with_unit, clock, weeks_text
 from engine.facts.lifts import _set_text
 from engine.facts.model import LB_TO_KG, Fact
 from engine.store.bouts import BoutHistory
@@ -145,7 +145,7 @@ def session_facts(s: Sessions, scope: Scope, today: date) -> list[Fact]:
         Fact(key=f"all.{stem}.sessions", label=f"days with a workout, {where}", value=s.days, unit="days",
              display=f"{s.days} day{'s' if s.days != 1 else ''}", dates=[s.first_on, s.last_on or s.first_on],
              entry_ids=s.recent_ids, scope=scope),
-        Fact(key=f"all.{stem}.sessions_per_week", label=f"workout days per week, {where} ({_fmt(weeks)} weeks)",
+        Fact(key=f"all.{stem}.sessions_per_week", label=f"workout days per week, {where} ({weeks_text(weeks)})",
              value=s.days / weeks, unit="days/week", display=f"{_fmt(s.days / weeks)} per week", scope=scope),
     ]
     for domain, days in sorted(s.by_domain.items()):

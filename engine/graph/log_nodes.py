@@ -33,6 +33,13 @@ from engine.reading.message import keep_read, parsed_from, read_message
 FALLBACK_DOMAIN = "general_fitness"
 EMPTY_PARSE = "what was done"
 """The gap of a parse that read nothing."""
+EXERCISE = "which exercise"
+"""The gap of sets and reps read with no exercise ("did 5x5 today")."""
+
+
+def _missing_exercise(code: ParserOutput | None) -> ParserOutput:
+    base = code or ParserOutput(activity_type="strength", domain="strength", summary="", status="parsed")
+    return base.model_copy(update={"status": "needs_clarification", "missing": [EXERCISE]})
 
 
 class LogNodes:
@@ -61,9 +68,13 @@ class LogNodes:
         if reading.kind == "log" and reading.log is not None:
             # Notation is a log whatever else the words say: no Router.
             domains = reading.domains or ([FALLBACK_DOMAIN] if registry.get(FALLBACK_DOMAIN) else [])
+            # Sets and reps with no exercise ("did 5x5 today"): only the person knows which; code asks.
+            log = reading.log
+            unnamed = log.has_notation and not (log.exercises or log.sport or log.names_a_lift or log.metrics)
             return {
                 "intent": "LOG", "also_query": reading.also_query, "domains": domains,
-                "read": {"complete": reading.log.complete, "parsed": dump(parsed_from(reading.log))},
+                "read": {"complete": reading.log.complete, "parsed": dump(parsed_from(reading.log)),
+                         "unnamed": unnamed},
             }
         if reading.kind == "query":
             return {"intent": "QUERY", "domains": reading.domains, "code_plan": reading.planned}
@@ -75,6 +86,13 @@ class LogNodes:
         if code is not None and read.get("complete"):
             # Code read every part of the message: stored as read, no model call.
             return {"parsed": dump(code)}
+        if read.get("unnamed"):
+            named = self._named(state)
+            if named is not None:
+                return {"parsed": dump(named)}
+            if not state.get("answers"):
+                # The sets were read; which exercise is the one thing missing, and only the person knows it.
+                return {"parsed": dump(_missing_exercise(code))}
         ctx = self.d.selector.build_active_context(state.get("domains"))
         registry = self.d.selector.registry
         out = await parse(
@@ -93,8 +111,39 @@ class LogNodes:
             out = out.model_copy(update={"status": "needs_clarification", "missing": [EMPTY_PARSE]})
         return {"parsed": dump(out)}
 
+    def _named(self, state: State) -> ParserOutput | None:
+        """The message read again with the exercise the person named ("bench" + "did 5x5 today"), when
+        code then reads all of it."""
+        answers = [a["answer"] for a in state.get("answers", []) if str(a.get("answer", "")).strip()]
+        if not answers:
+            return None
+        registry = self.d.selector.registry
+        everything = self.d.selector.build_active_context(registry.names)
+        reading = read_message(f"{answers[-1]} {state['text']}", registry, everything, date.fromisoformat(state["today"]))
+        if reading.kind == "log" and reading.log is not None and reading.log.complete and reading.log.exercises:
+            return parsed_from(reading.log)
+        return None
+
+    async def _recent_exercises(self, user: str, limit: int = 4) -> list[str]:
+        names: list[str] = []
+        for entry in await self.d.entries.recent(user, limit=20):
+            for ex in entry.data.get("exercises") or []:
+                name = str(ex.get("name", "")) if isinstance(ex, dict) else ""
+                if name and name not in names:
+                    names.append(name)
+        return names[:limit]
+
     async def clarify(self, state: State) -> dict[str, Any]:
         parsed = parsed_of(state)
+        if parsed is not None and parsed.missing == [EXERCISE]:
+            payload = interrupts.ask(
+                [AskQuestion(text=texts.WHICH_EXERCISE, options=await self._recent_exercises(state["user"]),
+                             gap=EXERCISE)],
+                why=texts.SETS_WITHOUT_EXERCISE_WHY,
+                if_declined=texts.LOG_DECLINE_FALLBACK,
+                asked_by=state["user"],
+            )
+            return {"ask": dump(payload), "ask_origin": "log", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
         if parsed is not None and is_empty(parsed):
             # Nothing was read, so there is nothing for the Clarifier to be specific about: ask in code.
             payload = interrupts.ask(

@@ -163,10 +163,13 @@ class QueryNodes:
             asked_facts=len(asked),
             articles=len(notes),
         )
-        return {
+        update: dict[str, Any] = {
             "retrieval": dump(result), "facts": [dump(f) for f in facts], "refs": dump(table),
             "articles": [dump(n) for n in notes],
         }
+        if self.d.library is not None and (away := self.d.library.notice()) is not None:
+            update.update(emit(state, away))  # once: this answer went without the knowledge base, and why
+        return update
 
     async def analyze(self, state: State) -> dict[str, Any]:
         if state.get("code_plan"):

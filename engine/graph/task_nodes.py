@@ -296,9 +296,14 @@ class TaskNodes:
         done = Notice(text=texts.committed(goal_lines), code="committed")
         if not created:
             return emit(state, done)
+        corrects = any(op.op == "correct_entry" for op in sheet.patch.ops)
         logged = Logged(
             entries=[
-                LoggedEntry(entry_id=e.entry_id, on=e.occurred_on, domain=e.domain, summary=e.summary) for e in created
+                LoggedEntry(
+                    entry_id=e.entry_id, on=e.occurred_on, domain=e.domain, summary=e.summary,
+                    action="planned" if e.kind == "planned" else "corrected" if corrects else "logged",
+                )
+                for e in created
             ]
         )
         return emit(state, logged, done)

@@ -11,7 +11,9 @@ Importing the same folder again adds nothing: an entry's ``source_key`` is a
 hash of the user, the file, its text and whether it was read into sets. A file
 edited since the last import replaces its earlier entry (its identity is the
 file's path), and so does a note kept plain while the model was away once a
-later import reads it into sets.
+later import reads it into sets. A note whose sets another import already
+holds (the day's Strong workout) is not stored at all: see
+:mod:`engine.importers.overlap`.
 """
 
 from __future__ import annotations

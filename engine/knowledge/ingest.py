@@ -4,7 +4,10 @@ Each file is remembered in the manifest with a hash of its content and domain:
 an unchanged file is skipped, a changed one has its chunks replaced (ids are
 stable: the same place in the same file keeps its id), and a file that is gone
 from a folder ingested before has its chunks deleted. Unreadable files are
-reported by path and skipped; they keep whatever was ingested from them.
+reported by path and skipped; they keep whatever was ingested from them. So
+are files that are no articles: pipes, sockets, devices and broken links are
+never opened, and a file over ``MAX_ARTICLE_BYTES`` is never read
+(:mod:`engine.knowledge.files`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 import structlog
 
 from engine.knowledge.embedding import Embedder
+from engine.knowledge.files import MAX_ARTICLE_BYTES, Unreadable, read_article
 from engine.knowledge.lexical import LexicalIndex
 from engine.knowledge.links import article_key
 from engine.knowledge.manifest import Source
@@ -36,7 +40,7 @@ CHUNKER_VERSION = "1"
 """Part of every file's hash: changing how files are cut re-ingests them."""
 
 Progress = Callable[[int, int, str], None]
-"""``(files done, files in all, the current file)``."""
+"""``(files done, files in all, a file)``: called before each file (naming it) and after it."""
 
 
 @dataclass(frozen=True)
@@ -87,10 +91,13 @@ def chunks_of(text: str, *, origin: str, domain: str, fallback_title: str) -> tu
 class Ingestor:
     """Writes files into both stores (vectors and BM25) and keeps the manifest."""
 
-    def __init__(self, store: ChromaStore, lexical: LexicalIndex, embedder: Embedder) -> None:
+    def __init__(
+        self, store: ChromaStore, lexical: LexicalIndex, embedder: Embedder, *, max_bytes: int = MAX_ARTICLE_BYTES
+    ) -> None:
         self._store = store
         self._lexical = lexical
         self._embedder = embedder
+        self._max_bytes = max_bytes
 
     def ingest_path(
         self,
@@ -106,7 +113,7 @@ class Ingestor:
             path: A file or a folder.
             domain: The domain of every file; None takes each file's parent folder name.
             known_domains: When given, a file whose domain is not one of these is skipped.
-            progress: Called after each file.
+            progress: Called before and after each file.
 
         Returns:
             What was added, updated, removed and skipped.
@@ -146,12 +153,12 @@ class Ingestor:
         seen: set[str] = set()
         for done, file in enumerate(files, start=1):
             seen.add(file.origin)
+            if progress is not None:
+                progress(done - 1, len(files), str(file.path))  # a slow file is named while it is worked on
             try:
-                raw = file.path.read_bytes()
-                text = raw.decode("utf-8-sig")
-            except (OSError, UnicodeDecodeError) as exc:
-                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-                skipped.append((str(file.path), reason if isinstance(exc, OSError) else f"not UTF-8 text ({reason})"))
+                raw, text = read_article(file.path, self._max_bytes)
+            except Unreadable as exc:
+                skipped.append((str(file.path), str(exc)))
             else:
                 counts["files"] += 1
                 outcome, written, deleted = self._file(file, raw, text)
@@ -211,14 +218,14 @@ def _discover(
     root: Path, domain: str | None, known: Collection[str] | None, *, origin: Callable[[Path], str]
 ) -> tuple[list[_File], list[tuple[str, str]]]:
     skipped: list[tuple[str, str]] = []
-    if root.is_file():
-        paths = [root]
-    elif root.is_dir():
+    if root.is_dir():
         paths = sorted(
             p for p in root.rglob("*")
             # Hidden folders (.git, .obsidian) and files hold no articles.
             if p.suffix.lower() in SUFFIXES and not any(part.startswith(".") for part in p.relative_to(root).parts)
         )
+    elif root.exists():  # a file, or a pipe or device named on its own: read_article says why it is no article
+        paths = [root]
     else:
         return [], [(str(root), "no such file or folder")]
     files = []

@@ -4,7 +4,9 @@ A person's question must not wait for the first ingest (30–90 s with the
 built-in model on two cores) nor fail because Chroma is unreachable: while
 the built-in articles go in, searches see what is there already; when the
 knowledge base cannot be opened or searched, the answer is written from the
-person's data alone and the log says why.
+person's data alone, the log says why, and the person is told once
+(:meth:`Library.notice`): a bot started while ``python -m bot ingest`` holds
+the knowledge base would otherwise answer without articles, silently.
 """
 
 from __future__ import annotations
@@ -14,19 +16,35 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import structlog
 
+from engine import texts
 from engine.knowledge.config import KnowledgeConfig
 from engine.knowledge.model import Chunk
 from engine.knowledge.terms import query_keywords
+from engine.outcomes import Notice
 
 if TYPE_CHECKING:
     from engine.domains.registry import DomainRegistry
     from engine.knowledge.base import KnowledgeBase
 
 log = structlog.get_logger("engine.knowledge")
+
+PROGRESS_LOG_EVERY_S = 10.0
+"""How often the start-up ingest logs how far it is (the first start takes a minute or more)."""
+
+Missing = Literal["in_use", "not_opened", "search_failed", "not_loaded"]
+"""Why answers go without (some) articles: the knowledge base is held by another process, cannot be
+opened, a search failed, or the start-up ingest failed."""
+
+_TOLD: dict[Missing, str] = {
+    "in_use": texts.ARTICLES_IN_USE,
+    "not_opened": texts.ARTICLES_NOT_OPENED,
+    "search_failed": texts.ARTICLES_SEARCH_FAILED,
+    "not_loaded": texts.ARTICLES_NOT_LOADED,
+}
 
 
 class _Stopped(Exception):
@@ -36,11 +54,15 @@ class _Stopped(Exception):
 class Library:
     """Finds articles for a question; empty-handed (never failing) when there is no knowledge base."""
 
-    def __init__(self, kb: KnowledgeBase | None, registry: DomainRegistry) -> None:
+    def __init__(self, kb: KnowledgeBase | None, registry: DomainRegistry, missing: Missing | None = None) -> None:
         self._kb = kb
         self._registry = registry
         self._stop = threading.Event()
         self._ingest: asyncio.Task[None] | None = None
+        self._missing = missing
+        self._owed = False
+        """A search went without the knowledge base: the person is owed a notice."""
+        self._told = False
 
     @classmethod
     async def open(cls, config: KnowledgeConfig | None, registry: DomainRegistry) -> Library:
@@ -49,13 +71,14 @@ class Library:
             return cls(None, registry)
         # Chroma loads only when a knowledge base is wanted.
         from engine.knowledge.base import KnowledgeBase
+        from engine.knowledge.lock import FolderInUse
         from engine.knowledge.store import KnowledgeStoreError
 
         try:
             kb = await KnowledgeBase.aopen(config)
         except KnowledgeStoreError as exc:
             log.error("knowledge.unavailable", error=str(exc))
-            return cls(None, registry)
+            return cls(None, registry, "in_use" if isinstance(exc, FolderInUse) else "not_opened")
         return cls(kb, registry)
 
     @property
@@ -78,18 +101,25 @@ class Library:
         from engine.knowledge.embedding import EmbeddingError
         from engine.knowledge.store import KnowledgeStoreError
 
-        def stop_between_files(done: int, total: int, path: str) -> None:
+        logged = time.monotonic()
+
+        def between_files(done: int, total: int, path: str) -> None:
+            nonlocal logged
             if self._stop.is_set():
                 raise _Stopped
+            if time.monotonic() - logged >= PROGRESS_LOG_EVERY_S:
+                logged = time.monotonic()
+                log.info("knowledge.ingesting", done=done, total=total, file=path)
 
         started = time.perf_counter()
         try:
-            report = await asyncio.to_thread(kb.ensure_builtin_ingested, stop_between_files)
+            report = await asyncio.to_thread(kb.ensure_builtin_ingested, between_files)
         except _Stopped:
             log.info("knowledge.ingest_stopped", reason="closing; the rest goes in at the next start")
             return
         except (EmbeddingError, KnowledgeStoreError, sqlite3.Error, OSError) as exc:
             log.error("knowledge.ingest_failed", error=str(exc))
+            self._missing = self._missing or "not_loaded"
             return
         log.info(
             "knowledge.ingested", added=report.added, updated=report.updated, unchanged=report.unchanged,
@@ -115,9 +145,13 @@ class Library:
 
         Returns:
             The chunks found, then those expansion added; empty without a knowledge
-            base or when the search failed (logged: the answer goes on without articles).
+            base or when the search failed (logged: the answer goes on without articles,
+            and :meth:`notice` has what to tell the person).
         """
-        if self._kb is None or not query.strip():
+        if not query.strip():
+            return []
+        if self._kb is None:
+            self._owed = self._owed or self._missing is not None
             return []
         from engine.knowledge.embedding import EmbeddingError
         from engine.knowledge.store import KnowledgeStoreError
@@ -127,5 +161,24 @@ class Library:
             result = await self._kb.aretrieve(query, list(domains) or None, top_k, keywords=keywords, topics=keywords)
         except (EmbeddingError, KnowledgeStoreError, sqlite3.Error, OSError) as exc:
             log.warning("knowledge.search_failed", error=str(exc))
+            self._missing = self._missing or "search_failed"
+            self._owed = True
             return []
+        self._owed = self._owed or self._missing is not None
         return list(result.chunks)
+
+    def notice(self) -> Notice | None:
+        """What to tell the person, once: that an answer went without (some of) the articles, and why.
+
+        Call it after a turn's searches. Without a knowledge base by choice
+        (``KNOWLEDGE_ENABLED=false``) there is nothing to tell.
+
+        Returns:
+            A ``no_articles`` notice the first time a search went without the knowledge base
+            (held by another process, e.g. an ingest; unreadable; the start-up ingest failed);
+            None before that and ever after.
+        """
+        if not self._owed or self._told or self._missing is None:
+            return None
+        self._told = True
+        return Notice(text=_TOLD[self._missing], code="no_articles")

@@ -79,6 +79,8 @@ class LogReading:
     """Words code could not account for (why the reading is incomplete)."""
     lift_domain: str = ""
     """The domain of the lifts read, when any."""
+    names_a_lift: bool = False
+    """A lift's name is in the message (read or not): sets with none ("did 5x5 today") lack only it."""
 
     @property
     def domain(self) -> str:
@@ -139,6 +141,7 @@ def read_log(text: str, words: LogWords, today: date) -> LogReading:
     covered += [rpe.span() for rpe in _RPE.finditer(source)]
     reading.left = _leftover(source, covered)
     named = {m.canonical for m in found if m.canonical in words.lifts}
+    reading.names_a_lift = bool(named)
     # A drop set, a superset, "to failure": words that change what the sets were, for the model to read.
     other = ({m.canonical for m in found} & words.modifiers) - _READ_HERE
     read_names = {e.name for e in exercises}

@@ -42,8 +42,10 @@ async def articles_for(
     Returns:
         The sections found and those link expansion added; empty without a knowledge base.
     """
-    if library is None or not library.available:
+    if library is None:
         return []
+    # A search is tried even while the knowledge base is away (an ingest elsewhere holds it): the
+    # library records that this answer went without it, and tells the person once (Library.notice).
     query = knowledge_query.strip() or (text if asks_for_knowledge(text) else "")
     if not query:
         return []

@@ -217,6 +217,24 @@ class EntryStore:
             rows = await cur.fetchall()
         return [_row_to_entry(r) for r in reversed(list(rows))]
 
+    async def imported_on(self, user_key: str, days: Collection[date]) -> list[Entry]:
+        """Active imported workouts (parsed) on these days, oldest first: what a new import may repeat.
+
+        The ``entries_user_day`` index (user, status, day) answers it.
+        """
+        wanted = sorted({d.isoformat() for d in days})
+        found: list[Entry] = []
+        # SQLite caps bound parameters; 500 days per query is well under every build's limit.
+        for i in range(0, len(wanted), 500):
+            chunk = wanted[i : i + 500]
+            async with self._db.conn.execute(
+                f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' AND kind = 'parsed' "
+                f"AND occurred_on IN ({','.join('?' * len(chunk))}) AND source = 'import' ORDER BY occurred_on, rowid",
+                (user_key, *chunk),
+            ) as cur:
+                found.extend(_row_to_entry(r) for r in await cur.fetchall())
+        return found
+
     async def search(
         self,
         user_key: str,

@@ -108,6 +108,16 @@ class Inbox:
             rows = await cur.fetchall()
         return [InboxItem(*r) for r in rows]
 
+    async def recent_messages(self, conversation: str, user_key: str, since: datetime) -> list[InboxItem]:
+        """The user's finished messages in a conversation recorded since ``since``, newest first."""
+        async with self._db.conn.execute(
+            f"SELECT {_COLUMNS} FROM inbox WHERE conversation = ? AND status = 'done' AND kind = 'message' "
+            "AND user_key = ? AND received_at >= ? ORDER BY id DESC",
+            (conversation, user_key, since.astimezone(timezone.utc).isoformat()),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [InboxItem(*r) for r in rows]
+
     async def failed(self, conversation: str, limit: int = 100) -> list[InboxItem]:
         """The conversation's turns that did not complete (failed or cut off), oldest first."""
         return await self.items(conversation, UNFINISHED, limit)

@@ -101,10 +101,12 @@ def test_typed_answers_to_a_question() -> None:
     # Issue 11: a number not on the list went to the model as the answer; now it gets a hint.
     assert answer("9", ASK) == "Pick a number from 1 to 2, type your own answer, or type skip."
     assert answer("0", ASK) == answer("3", ASK) != ClarificationAnswer(answers=["3"])
-    assert answer("²", ASK) == ClarificationAnswer(answers=["²"])  # a digit int() cannot read: the person's words
-    assert answer(" deadlift ", ASK) == ClarificationAnswer(answers=["deadlift"])
+    # The person's own words are no pick: they go to the engine as a message, which reads whether they
+    # answer the question or are a log or question of their own (issue 22; engine.admission.taken_as).
+    assert answer("²", ASK) is None  # a digit int() cannot read: the person's words
+    assert answer(" deadlift ", ASK) is None and answer("5k in 25:30", ASK) is None
     open_question = Ask(interrupt_id="q2", questions=[Question(text="How many sets?")], why="", if_declined="")
-    assert answer("5", open_question) == ClarificationAnswer(answers=["5"])  # no choices: a number is an answer
+    assert answer("5", open_question) is None  # no choices: a number is the person's words too
     assert answer("2", None) is None
 
 
@@ -128,7 +130,7 @@ def test_zero_width_characters_are_invisible() -> None:
     assert visible("\u200b\u200d\ufeff") == "" and visible("ap\u200bprove") == "approve"
     assert read_typed("\u200b\u200b", PLAN, KEY) is None  # empty: the engine says so
     assert answer("ap\u200bproved", PLAN) == ApprovalDecision(decision="approve")
-    assert answer("스\u200b쿼트", ASK) == ClarificationAnswer(answers=["스쿼트"])
+    assert answer("건너\u200b뛰기", ASK) == ClarificationAnswer(declined=True)
 
 
 def test_someone_elses_question_is_not_answered_by_typing() -> None:

@@ -94,10 +94,10 @@ async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fak
         assert await engine.entries.count("console:kim") == 0
     text = out.getvalue()
     assert "Plan: " in text and "nothing changes until you type: approve" in text
-    assert "Done." in text and "DECISION approve by console:kim" in text and "Reverted:" in text
+    assert "Done." in text and "approved" in text and "carried out" in text and "Reverted:" in text
     exported = list(tmp_path.glob("almanac-entries-*.csv"))
     assert len(exported) == 1 and "bench press" in exported[0].read_text()
-    assert "Type /forget yes to confirm" in text and "deleted 1 entries" in text
+    assert "Type /forget yes to confirm" in text and "deleted 1 entry " in text
 
 
 async def test_ctrl_c_mid_turn_keeps_the_message_for_the_next_start(sqlite_engine: OpenEngine, fake: FakeOllama) -> None:
@@ -137,10 +137,14 @@ async def test_export_that_cannot_be_written_is_one_line(
     fake.script("RouterOutput", scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
 
-    def refuse(self: Path, *args: Any, **kw: Any) -> int:
-        raise error
+    opened = Path.open
 
-    monkeypatch.setattr(Path, "write_text", refuse)
+    def refuse(self: Path, *args: Any, **kw: Any) -> Any:
+        if self.parent == tmp_path:  # the export; everything else opens as it would
+            raise error
+        return opened(self, *args, **kw)
+
+    monkeypatch.setattr(Path, "open", refuse)
     out = io.StringIO()
     async with open_engine() as engine:
         lines = io.StringIO("bench 55kg 10x5\n/export\n/status\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 from adapters.console import ConsoleChat
 from tests.conftest import OpenEngine
@@ -52,3 +53,28 @@ async def test_questions_on_an_imported_strong_history_show_only_true_figures(
     for number in MODEL_NUMBERS:
         assert number not in shown, (number, shown)
     assert "partial answer" not in shown
+
+
+async def test_quit_with_words_after_it_leaves(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    """"/quit now" is /quit, not an unknown command (and nothing after it runs)."""
+    out = io.StringIO()
+    async with open_engine() as engine:
+        await ConsoleChat(engine, "kim", stdin=io.StringIO("/quit now\nbench 55kg 10x5\n"), stdout=out).run()
+        assert await engine.entries.count("console:kim") == 0
+    assert "bye" in out.getvalue() and "Unknown command" not in out.getvalue()
+
+
+async def test_a_second_export_of_the_day_keeps_the_first(
+    open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path
+) -> None:
+    """Before: a second /export of the day wrote over the first file."""
+    out = io.StringIO()
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    async with open_engine() as engine:
+        lines = "bench 55kg 10x5\n/export json\nsquat 100kg 5x5\n/export json\n"
+        await ConsoleChat(engine, "kim", stdin=io.StringIO(lines), stdout=out, export_dir=folder).run()
+    files = sorted((p.name for p in folder.iterdir()), key=len)
+    assert len(files) == 2 and files[1] == files[0].replace(".json", "-2.json"), files
+    first, second = (len((folder / f).read_text(encoding="utf-8")) for f in files)
+    assert first < second  # the first holds one entry, the second two

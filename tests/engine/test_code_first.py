@@ -146,3 +146,35 @@ async def test_undo_takes_back_a_log_code_stored(open_engine: OpenEngine, fake: 
         (nothing,) = await engine.handle(Control(conversation=CONV, user=USER, action="undo"))
         assert isinstance(nothing, Notice) and nothing.code == "nothing"
     assert fake.titles() == []
+
+
+async def test_sets_with_no_exercise_ask_which_one_with_their_lifts_as_choices(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
+    """Before: "did 5x5 today" was told it had no exercise, amount or note (the amount was read) and got
+    no choices. Now code asks which exercise, offers the person's recent lifts, and stores the sets as read."""
+    from engine.outcomes import Ask
+    from engine.turns import ClarificationAnswer, Resume
+
+    liar(fake)
+    async with open_engine() as engine:
+        await engine.handle(msg("bench 55kg 10x5"))
+        await engine.handle(msg("squat 100kg 5x5"))
+        (ask,) = await engine.handle(msg("did 5x5 today"))
+        assert isinstance(ask, Ask), ask
+        assert ask.questions[0].text == "Which exercise was that?"
+        assert ask.questions[0].options[:2] == ["squat", "bench press"]
+        assert "read the sets and reps" in ask.why
+        # A bodyweight move needs nothing more: code reads the sets with the person's word, no model call.
+        (logged,) = await engine.handle(Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id,
+                                               answer=ClarificationAnswer(answers=["pull-ups"]), at=NOW))
+        assert isinstance(logged, Logged), logged
+        assert logged.entries[0].summary == "pull-up × 5 reps × 5 sets"
+        assert fake.calls("ParserOutput") == []
+        # A lift still lacks its load: the model reads the rest, with the person's answer in its prompt.
+        (ask,) = await engine.handle(msg("did 5x5 today"))
+        assert isinstance(ask, Ask)
+        await engine.handle(Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id,
+                                   answer=ClarificationAnswer(answers=["bench press"]), at=NOW))
+    (call,) = fake.calls("ParserOutput")
+    assert "bench press" in str(call["messages"][-1]["content"])

@@ -15,7 +15,7 @@ from engine.entries.model import NewEntry
 from engine.entries.strong_format import STRONG_COLUMNS
 from engine.importers import detect, parse_export
 from engine.importers.strong import ExerciseNamer
-from engine.outcomes import Document
+from engine.outcomes import Document, Notice
 from engine.turns import Control, Message
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
@@ -55,9 +55,10 @@ async def test_export_strong_gives_strongs_csv_that_imports_back(open_engine: Op
     assert back.problems == [] and sum(len(e.data["exercises"][0]["set_details"]) for e in back.entries) == 8
 
 
-async def test_export_without_a_format_or_with_an_unknown_one_is_csv_and_json_is_json(
+async def test_export_without_a_format_is_csv_json_is_json_and_an_unknown_one_writes_nothing(
     open_engine: OpenEngine, fake: FakeOllama
 ) -> None:
+    """Before: "/export xml" silently wrote CSV (over the previous export of the day, in the console)."""
     fake.script("RouterOutput", scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
@@ -65,9 +66,10 @@ async def test_export_without_a_format_or_with_an_unknown_one_is_csv_and_json_is
         (plain,) = await engine.handle(export())
         (unknown,) = await engine.handle(export("xml"))
         (as_json,) = await engine.handle(export("json"))
-    for document in (plain, unknown):
-        assert isinstance(document, Document) and document.mime == "text/csv"
-        assert document.filename.startswith("almanac-entries-") and document.content.startswith("date,time,")
+    assert isinstance(plain, Document) and plain.mime == "text/csv"
+    assert plain.filename.startswith("almanac-entries-") and plain.content.startswith("date,time,")
+    assert isinstance(unknown, Notice) and unknown.code == "bad_format"
+    assert unknown.text == "I can export csv, json or strong, not “xml”. Nothing was written."
     assert isinstance(as_json, Document) and as_json.filename.endswith(".json")
     assert [e["summary"] for e in json.loads(as_json.content)] == ["bench press 55 kg × 10 reps × 5 sets"]
 

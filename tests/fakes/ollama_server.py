@@ -346,7 +346,13 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_json(200, self._srv.fake._tags())
             elif route == ("GET", "/api/version"):
                 self._srv.fake._record(method, path, body, None)
-                self._send_json(200, {"version": "0.0.0-fake"})
+                self._send_json(200, {"version": self._srv.fake.version})
+            elif route == ("POST", "/api/show"):
+                self._srv.fake._record(method, path, body, None)
+                self._send_json(*self._srv.fake._show(body.get("model")))
+            elif route == ("GET", "/api/ps"):
+                self._srv.fake._record(method, path, body, None)
+                self._send_json(200, self._srv.fake._ps())
             elif route == ("GET", "/"):
                 self._srv.fake._record(method, path, body, None)
                 self._send_bytes(200, b"Ollama is running", "text/plain; charset=utf-8")
@@ -391,7 +397,9 @@ class _Handler(BaseHTTPRequestHandler):
             "prompt_eval_duration": 200_000,
             "eval_count": _approx_tokens(content),
             "eval_duration": 700_000,
+            **fake.chat_stats,
         }
+        fake._load(model, body.get("options"))
         if body.get("stream") is False:
             self._send_json(
                 200,
@@ -591,6 +599,13 @@ class FakeOllama:
         self._errors: list[str] = []
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
+        # What `python -m bot doctor` looks at; each can be changed to play a failure.
+        self.version = "0.0.0-fake"  # what /api/version reports
+        self.context_length = 32_768  # each model's trained context (/api/show); a bigger num_ctx is cut to it
+        self.granted_ctx: int | None = None  # set: the context every load gets, whatever was asked (num_ctx dropped)
+        self.ps_context = True  # False: /api/ps without context_length, as Ollama before mid-2025
+        self.chat_stats: dict[str, int] = {}  # overrides of chat replies' token counts and durations (a slow machine)
+        self._loaded: dict[str, int] = {}  # model -> context granted at its last load
 
     # -- lifecycle --------------------------------------------------------
 
@@ -799,5 +814,50 @@ class FakeOllama:
                     },
                 }
                 for name in names
+            ]
+        }
+
+    def _load(self, model: str, options: Any) -> None:
+        """Note ``model`` as loaded with the context Ollama would grant it."""
+        asked = options.get("num_ctx") if isinstance(options, Mapping) else None
+        with self._lock:
+            name = model if model in self.models else f"{model}:latest"
+            if self.granted_ctx is not None:
+                self._loaded[name] = self.granted_ctx
+            else:
+                # Ollama's default (4k below 24 GiB of VRAM) when none is asked; never past the trained size.
+                self._loaded[name] = min(asked if isinstance(asked, int) else 4096, self.context_length)
+
+    def _show(self, name: object) -> tuple[int, dict[str, Any]]:
+        """``/api/show``: the model's details and its trained context, or Ollama's 404."""
+        if not (isinstance(name, str) and self._has_model(name)):
+            return 404, {"error": f"model '{name}' not found"}
+        return 200, {
+            "modelfile": f"FROM {name}\n",
+            "parameters": 'stop                           "<|im_end|>"',
+            "template": "{{ .Prompt }}",
+            "details": {"format": "gguf", "family": "qwen2", "parameter_size": "7.6B", "quantization_level": "Q4_K_M"},
+            "model_info": {"general.architecture": "qwen2", "qwen2.context_length": self.context_length},
+            "capabilities": ["completion"],
+            "modified_at": "2025-01-01T00:00:00Z",
+        }
+
+    def _ps(self) -> dict[str, Any]:
+        """``/api/ps``: the models loaded by chats, with the context each was given."""
+        with self._lock:
+            loaded, report = sorted(self._loaded.items()), self.ps_context
+        return {
+            "models": [
+                {
+                    "name": name,
+                    "model": name,
+                    "size": 5_400_000_000,
+                    "digest": hashlib.sha256(name.encode()).hexdigest(),
+                    "details": {"format": "gguf", "family": "qwen2"},
+                    "expires_at": _now_iso(),
+                    "size_vram": 5_400_000_000,
+                    **({"context_length": ctx} if report else {}),
+                }
+                for name, ctx in loaded
             ]
         }

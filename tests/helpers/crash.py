@@ -63,10 +63,14 @@ class BotProcess:
         self.log = data_dir.parent / "bot.log"
         self._tg = tg
         self._proc: subprocess.Popen[bytes] | None = None
+        self._started_at_call = 0
         self.starts = 0
         self.kills = 0
+        self.startup_kills = 0
+        """Kills that landed before the bot polled for updates: they test a restart, not a turn cut short."""
 
     def start(self) -> None:
+        self._started_at_call = len(self._tg.calls())
         with open(self.log, "ab") as log:
             self._proc = subprocess.Popen(
                 [sys.executable, "-m", "bot", "telegram"], env=self._env, cwd=self._cwd, stdout=log, stderr=log
@@ -81,8 +85,10 @@ class BotProcess:
     def kill(self) -> None:
         """SIGKILL: no drain, no clean-up, as a power switch or the OOM killer would."""
         if self._proc is not None and self._proc.poll() is None:
+            ready = self.polled()
             os.kill(self._proc.pid, signal.SIGKILL)
             self.kills += 1
+            self.startup_kills += 0 if ready else 1
         if self._proc is not None:
             self._proc.wait(10)
 
@@ -92,6 +98,10 @@ class BotProcess:
         if self._proc.poll() is None:
             self._proc.send_signal(signal.SIGTERM)
         return self._proc.wait(timeout)
+
+    def polled(self) -> bool:
+        """Whether the running bot has asked for updates since it started (it is past its start-up)."""
+        return any(c.method == "getUpdates" for c in self._tg.calls()[self._started_at_call :])
 
     def wait_polling(self, since: int, timeout: float = 30.0) -> None:
         """Until the bot (started after call number ``since``) polls getUpdates: it replayed what it had."""
@@ -195,6 +205,32 @@ def all_answered(tg: FakeTelegram, sent: dict[int, list[int]]) -> bool:
     return True
 
 
+def answered_count(tg: FakeTelegram, sent: dict[int, list[int]]) -> int:
+    """How many of the messages sent have a reply, over all chats."""
+    return sum(len({int(w) for m in tg.sent(chat) for w in _WEIGHT.findall(m.text)} & set(weights))
+               for chat, weights in sent.items())
+
+
+def settle(tg: FakeTelegram, sent: dict[int, list[int]], stall_s: float, poll: float = 0.2) -> bool:
+    """Wait until every message has its reply, for as long as replies keep coming.
+
+    The figures are counted from the final state: a bot slowed by a loaded
+    machine is still working, not losing messages, so the wait ends only when
+    everything is answered or no new reply came for ``stall_s`` seconds.
+    Returns whether everything was answered.
+    """
+    seen, quiet_since = -1, time.monotonic()
+    while True:
+        if all_answered(tg, sent):
+            return True
+        now_seen = answered_count(tg, sent)
+        if now_seen != seen:
+            seen, quiet_since = now_seen, time.monotonic()
+        elif time.monotonic() - quiet_since > stall_s:
+            return False
+        time.sleep(poll)
+
+
 def wait_until(check: Callable[[], bool], timeout: float, poll: float = 0.1) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -220,7 +256,9 @@ def stream(
     in order); each kill lands at a random point of the stream, a random
     moment after a burst arrived, while turns run and more wait; now and then
     the bot is killed once more during its start-up (extra kills, counted in
-    `BotProcess.kills`).
+    `BotProcess.kills`, and in `BotProcess.startup_kills` when the bot had not
+    polled yet). The stream starts once the bot polls, and ends when every
+    message is answered or no reply came for ``settle_s`` seconds (`settle`).
     Returns chat → the weights it sent, in order.
     """
     rng = random.Random(seed)
@@ -245,5 +283,5 @@ def stream(
             time.sleep(rng.uniform(0.3, 2.5))
             bot.kill()
         bot.restart()
-    wait_until(lambda: all_answered(tg, sent), settle_s)
+    settle(tg, sent, settle_s)
     return sent

@@ -71,7 +71,7 @@ async def test_forget_asks_with_a_confirm_button_then_deletes(
         await ws.press_ephemeral(confirm["blocks"], "Delete everything")
         assert await engine.entries.count(ME) == 0
     texts = ws.ephemeral_texts()
-    assert "Deleting everything…" in texts and any(t.startswith("Done: deleted 1 entries") for t in texts)
+    assert "Deleting everything…" in texts and any(t.startswith("Done: deleted 1 entry") for t in texts)
 
 
 async def test_unknown_users_and_workspaces_are_refused_and_nothing_is_stored(

@@ -83,7 +83,7 @@ async def test_forget_in_a_dm_wipes_the_persons_words_and_the_next_turn_starts_a
         assert SECRET not in seen_by_model(fake, "RouterOutput")
         assert SECRET not in seen_by_model(fake, "ChatOutput")
         assert ws.slack.messages(DM)[-1].shown() == "I don't know."
-    assert any(t.startswith("Done: deleted 1 entries") for t in ws.ephemeral_texts())
+    assert any(t.startswith("Done: deleted 1 entry") for t in ws.ephemeral_texts())
 
 
 async def test_forget_typed_in_a_channel_wipes_the_members_thread_but_not_the_others(

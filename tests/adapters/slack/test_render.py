@@ -7,7 +7,7 @@ from datetime import date, datetime, timezone
 from adapters.slack.actions import Press
 from adapters.slack.render import answer, approval, ask, decided, plain, render
 from adapters.slack.text import esc, split
-from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, LoggedEntry, Question
+from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, LoggedEntry, Notice, Question
 from tests.fakes.slack_limits import block_errors
 
 CONV = "slack:T1:C1:1700000000.000100:U1"
@@ -34,10 +34,10 @@ def test_long_answer_becomes_several_valid_messages_cut_between_paragraphs() -> 
     assert len(messages) == 2
     assert all(block_errors(m.blocks) is None for m in messages)
     bodies = [m.blocks[0]["text"] for m in messages]
-    assert "\n\n".join(bodies) == text  # nothing lost, cut at a paragraph boundary
+    assert "\n\n".join(bodies) == esc(text)  # nothing lost, cut at a paragraph boundary
     assert all(m.text == m.blocks[0]["text"] for m in messages)  # the plain fallback is the same text
     assert messages[-1].blocks[-1]["type"] == "context" and "2026-11-20" in str(messages[-1].blocks[-1])
-    assert "<work>" in bodies[0]  # Markdown block: the model's text as written, not mrkdwn-escaped
+    assert "&lt;work&gt; &amp; more" in bodies[0] and "<work>" not in bodies[0]  # the model's <, > and & are not markup
 
 
 def test_ask_has_a_button_per_choice_and_skip_owned_by_the_asked() -> None:
@@ -89,3 +89,49 @@ def test_logged_notice_and_failure_are_escaped_sections() -> None:
     assert failure.blocks[0]["text"]["text"] == "⚠️ model down &amp; out"
     long = plain("line\n" * 2_000)
     assert all(block_errors(m.blocks) is None for m in long)
+
+
+def test_every_outcome_escapes_what_data_or_the_model_wrote_in_text_and_blocks() -> None:
+    live = "<!channel> & <!here> <https://evil.example|click>"
+    cites = [Citation(title=live, ref="entry:1", on=date(2026, 11, 20)), Citation(title=live, ref="kb:progression")]
+    outcomes = [
+        Answer(text=f"Well done. {live}", citations=cites, partial=True),
+        Logged(entries=[LoggedEntry(entry_id="1", on=date(2026, 11, 22), domain="strength", summary=live)]),
+        Ask(interrupt_id="a1", questions=[Question(text=live, options=[live])], why=live, if_declined=live,
+            asked_by="slack:T1:U1"),
+        ApprovalRequest(interrupt_id="p1", title=live, plan={}, summary=live, confidence=0.5, evidence=cites,
+                        asked_by="slack:T1:U1"),
+        Failure(text=live),
+        Notice(text=live),
+    ]
+    for outcome in outcomes:
+        for message in render(outcome, CONV):
+            marked = [message.text, *_markup(message.blocks)]
+            assert "&lt;!channel&gt;" in message.text, (outcome.kind, message.text)
+            assert not [t for t in marked if "<!channel>" in t or "<!here>" in t or "<https://evil" in t], outcome.kind
+
+
+def _markup(node: object) -> list[str]:
+    """Every mrkdwn and markdown text in blocks (button labels are plain_text, never parsed)."""
+    if isinstance(node, list):
+        return [t for item in node for t in _markup(item)]
+    if isinstance(node, dict):
+        own = [str(node["text"])] if node.get("type") in ("mrkdwn", "markdown") else []
+        return own + [t for value in node.values() for t in _markup(value)]
+    return []
+
+
+def test_a_plans_sources_show_no_internal_reference_and_a_correction_reads_as_one() -> None:
+    """Before: a rule line showed as "… — domain:strength#R3"; a correction was confirmed as "✓ Logged"."""
+    req = ApprovalRequest(
+        interrupt_id="p1", title="Bench", plan={}, summary="- add sessions", confidence=0.9, asked_by="slack:T1:U1",
+        evidence=[Citation(title="Add a small jump", ref="domain:strength#R3"), Citation(title="Deload", ref="article:d#2")],
+    )
+    context = approval(req, CONV).blocks[1]["elements"][0]["text"]
+    assert "domain:" not in context and "article:" not in context and "Add a small jump" in context
+    fixed = Logged(entries=[LoggedEntry(entry_id="1", on=date(2026, 11, 22), domain="strength",
+                                        summary="bench press 60 kg × 10 reps × 5 sets", action="corrected")])
+    message = render(fixed, CONV)
+    assert message is not None
+    (first,) = [m.text for m in (message if isinstance(message, list) else [message])][:1]
+    assert first.startswith("✓ Corrected 2026-11-22"), first

@@ -82,7 +82,7 @@ async def test_approve_after_a_restart_commits_once(sqlite_engine: OpenEngine, f
     alerts = [a for a in tg.answers() if a.get("show_alert")]
     assert len(alerts) == 1 and "already answered" in alerts[0]["text"]
     logged, committed = bot.after(CHAT, request.message_id)
-    assert logged.text.count("✓ Logged") == 3 and committed.text
+    assert logged.text.count("✓ Planned") == 3 and committed.text
 
 
 async def test_revise_asks_what_should_change_then_takes_the_reply(

@@ -10,6 +10,7 @@ the chat. The full-size run is ``bench/crash.py``.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -21,7 +22,7 @@ import pytest
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import BotMessage, FakeTelegram
 from tests.helpers import scripts
-from tests.helpers.crash import BotProcess, count, script_logs, stream, wait_until
+from tests.helpers.crash import BotProcess, count, script_logs, settle, stream, wait_until
 
 CHAT = 4242
 NOTED = "SELECT count(*) FROM received WHERE note != ''"
@@ -125,3 +126,40 @@ def test_kill_while_an_approval_commits(bot: BotProcess, fake: FakeOllama, tg: F
     assert rows(db, "SELECT occurred_on FROM entries WHERE kind = 'planned' ORDER BY occurred_on") == [(d,) for d in week]
     assert rows(db, "SELECT count(*) FROM patches") == [(1,)]
     assert rows(db, "SELECT count(*) FROM events WHERE kind = 'DECISION'") == [(1,)]
+
+
+class _Trickle:
+    """A chat whose replies arrive one every ``gap`` seconds, as from a bot slowed by a loaded machine."""
+
+    def __init__(self, weights: list[int], gap: float) -> None:
+        self.weights, self.gap, self.start = weights, gap, time.monotonic()
+
+    def sent(self, chat: int) -> list[BotMessage]:
+        done = int((time.monotonic() - self.start) / self.gap)
+        return [BotMessage(chat_id=chat, message_id=i, text=f"✓ logged bench press {w} kg") for i, w in
+                enumerate(self.weights[:done])]
+
+
+def test_the_harness_counts_from_the_final_state_while_replies_keep_coming() -> None:
+    """A slow bot is still working, not losing messages: the wait lasts as long as replies keep coming
+    (here 1.5 s in all, against a stall limit of 0.6 s), so its figures are the final ones."""
+    weights = [20, 21, 22, 23, 24]
+    trickle = _Trickle(weights, gap=0.3)
+    started = time.monotonic()
+    assert settle(trickle, {1000: weights}, stall_s=0.6, poll=0.05)  # type: ignore[arg-type]
+    assert time.monotonic() - started > 1.2
+
+
+def test_a_bot_that_stops_answering_is_not_waited_for_forever() -> None:
+    stuck = _Trickle([20, 21], gap=0.2)
+    assert not settle(stuck, {1000: [20, 21, 22]}, stall_s=0.5, poll=0.05)  # type: ignore[arg-type]
+
+
+def test_a_kill_during_start_up_is_counted_as_such(bot: BotProcess, fake: FakeOllama, tg: FakeTelegram) -> None:
+    """A kill before the bot polls tests a restart, not a turn cut short: the figures say which it was."""
+    bot.start()
+    bot.kill()  # at once: still importing
+    assert (bot.kills, bot.startup_kills) == (1, 1)
+    bot.restart()  # waits until it polls
+    bot.kill()
+    assert (bot.kills, bot.startup_kills) == (2, 1)

@@ -186,7 +186,7 @@ async def test_forget_asks_first_then_deletes(sqlite_engine: OpenEngine, fake: F
         assert await engine.entries.count(ME) == 1 and confirm.reply_markup is None
         (confirm,) = await bot.say("/forget")
         (done,) = await bot.press(confirm, "Yes, delete everything")
-        assert done.text.startswith("Done: deleted 1 entries")
+        assert done.text.startswith("Done: deleted 1 entry ")
         assert await engine.entries.count(ME) == 0
 
 

@@ -122,3 +122,34 @@ def test_split_random_documents(seed: int) -> None:
 
 def test_plain_fallback_strips_markup_and_unescapes() -> None:
     assert to_plain("<b>Sets &lt;5&gt; &amp; reps</b>") == "Sets <5> & reps"
+
+
+def test_a_plans_sources_show_no_internal_reference() -> None:
+    """A rule line or an article is named by its title (and its file, when it has one), never by the
+    engine's own reference ("domain:strength#R3", "article:deload#2")."""
+    from engine import ApprovalRequest
+
+    request = ApprovalRequest(
+        interrupt_id=IID, title="Bench, four weeks", plan={}, summary="Two sessions a week.", confidence=0.9,
+        evidence=[
+            Citation(title="Add a small jump once every set is done", ref="domain:strength#R3"),
+            Citation(title="Deload", ref="article:deload#2", url="strength/deload.md"),
+        ],
+    )
+    rendered = render(request)
+    assert rendered is not None
+    text = html_to_text(rendered.html)
+    assert "domain:" not in text and "article:" not in text, text
+    assert "Add a small jump once every set is done" in text and "Deload — strength/deload.md" in text
+
+
+def test_an_answer_in_korean_has_korean_notes() -> None:
+    answer = Answer(
+        text="벤치프레스 세션 수 (2021년 3월): 2회.", partial=True, language="ko",
+        citations=[Citation(title="bench", ref="entry:1", on=date(2021, 3, 2))],
+    )
+    rendered = render(answer)
+    assert rendered is not None
+    text = html_to_text(rendered.html)
+    assert "partial" not in text and "From your entries" not in text, text
+    assert "일부만 답했어요" in text and "2021-03-02 기록에서" in text

@@ -63,7 +63,7 @@ async def telegram(bot: Harness, lines: list[str]) -> list[str]:
 
 
 async def test_a_typed_number_or_skip_answers_alike(open_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    lines = ["did 5x5 today", "9", "2"]
+    lines = ["finished my workout today", "9", "2"]
     question_script(fake)
     async with open_engine() as engine:
         text = await console(engine, lines)
@@ -84,9 +84,9 @@ async def test_a_typed_number_or_skip_answers_alike(open_engine: OpenEngine, fak
 async def test_skip_declines_in_telegram_too(open_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     question_script(fake)
     async with open_engine() as engine, running(tg, engine) as bot:
-        said = await telegram(bot, ["did 5x5 today", "skip"])
+        said = await telegram(bot, ["finished my workout today", "skip"])
         (note,) = await engine.entries.recent(f"tg:{USER}")
-    assert note.kind == "note" and note.raw_text == "did 5x5 today"  # declined: kept as a note, not "skip"
+    assert note.kind == "note" and note.raw_text == "finished my workout today"  # declined: kept as a note, not "skip"
     assert len(fake.calls("ParserOutput")) == 1 and any("Logged" in s for s in said)
 
 

@@ -136,7 +136,7 @@ def test_english_export_gives_one_entry_per_workout(namer: ExerciseNamer) -> Non
         }
     ]
     assert legs.summary == (
-        "squat 100×5, 105×5 kg; deadlift 140 kg × 3 reps × 1 set; run: distance km 1.5 km, duration 9:00"
+        "squat 100×5, 105×5 kg; deadlift 140 kg × 3 reps × 1 set; run: distance 1.5 km, duration 9:00"
     )
     assert legs.terms[:3] == ["run", "squat", "deadlift"]
 
@@ -147,7 +147,7 @@ def test_english_export_gives_one_entry_per_workout(namer: ExerciseNamer) -> Non
         {"name": "duration", "value": "25:30", "unit": ""},
         {"name": "pace", "value": "5:06", "unit": "min/km"},
     ]
-    assert run.summary == "running: distance km 5 km, duration 25:30, pace 5:06 min/km"
+    assert run.summary == "running: distance 5 km, duration 25:30, pace 5:06 min/km"
     assert run.activity_type == "running" and run.terms == ["run"]
 
 
@@ -440,7 +440,7 @@ def test_cli_missing_columns_exit_2(cli_env: Path) -> None:
     gone = bot(cli_env, "import", "strong", str(cli_env / "nope.csv"), "--user", USER)
     assert gone.returncode == 2 and "cannot read" in gone.stderr
     bare = bot(cli_env, "import", "strong", str(EN), "--user", "kim")
-    assert bare.returncode == 2 and "such as console:kim" in bare.stderr
+    assert bare.returncode == 2 and "console:kim" in bare.stderr
     assert not (cli_env / "data" / "almanac.db").exists()  # nothing was stored anywhere
 
 
@@ -507,3 +507,19 @@ def test_progress_bar_shows_on_a_terminal(cli_env: Path) -> None:
             os.close(follower)
     assert proc.returncode == 0
     assert b"\rreading 15/15 rows" in seen and b"\rimporting 15/15 rows" in seen
+
+
+@pytest.mark.parametrize("user", ["kim", "tg:abc", "slack:T1:nobody", "tg:", "console:"])
+def test_a_user_key_no_chat_uses_is_refused(cli_env: Path, user: str) -> None:
+    """Before: "--user tg:abc" and "--user slack:T1:nobody" were accepted, storing entries under a key no
+    chat reaches. One line says what a key looks like; nothing is stored."""
+    for args in (("import", "strong", str(EN), "--user", user), ("export", "--user", user)):
+        run = bot(cli_env, *args)
+        assert run.returncode == 2, run.stderr
+        assert "--user takes a user key" in run.stderr and "Traceback" not in run.stderr
+        assert len(run.stderr.strip().splitlines()) == 1, run.stderr
+
+
+@pytest.mark.parametrize("user", ["console:kim", "tg:12345", "slack:T0123ABC:U0456DEF"])
+def test_the_user_keys_chats_use_are_accepted(cli_env: Path, user: str) -> None:
+    assert bot(cli_env, "export", "--user", user).returncode == 0

@@ -149,7 +149,7 @@ def test_code_reads_what_it_is_sure_of_and_never_a_set_the_note_does_not_pin_dow
     assert "2 read into sets by code, no model needed" in capsys.readouterr().out
     rows = {r[0]: r for r in stored(env / "data")}
     assert rows["2019-02-01"][1:3] == ("parsed", "squat 100 kg × 5 reps × 5 sets; overhead press 40 kg × 5 reps × 5 sets")
-    assert rows["2019-02-07"][1:3] == ("parsed", "running: distance km 5 km, duration 28:00")
+    assert rows["2019-02-07"][1:3] == ("parsed", "running: distance 5 km, duration 28:00")
     assert rows["2019-02-03"][1] == "note"  # a lossy summary: no set is made up from it
     # Code's sure part of a note it could not read whole is kept, and the model reads the rest later.
     assert rows["2019-02-05"][1:3] == ("parsed", "bench press 60 kg × 10 reps × 5 sets")

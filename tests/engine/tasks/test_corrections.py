@@ -9,7 +9,7 @@ import pytest
 from engine.engine import Engine
 from engine.entries.corrections import correct, read_value
 from engine.facts import compute_facts, facts_text
-from engine.outcomes import Answer, ApprovalRequest, Ask, Notice
+from engine.outcomes import Answer, ApprovalRequest, Ask, Logged, Notice
 from engine.tasks.model import Patch, PatchOp
 from engine.turns import ApprovalDecision, Control, Message, Resume
 from tests.conftest import OpenEngine
@@ -57,6 +57,8 @@ async def test_four_sets_not_five_changes_the_sets_behind_the_count(open_engine:
         out = await engine.handle(approve(req))
         after = await latest(engine)
     assert isinstance(out[-1], Notice) and out[-1].code == "committed"
+    # Before: confirmed as "✓ logged", as if a new entry had been added.
+    assert isinstance(out[0], Logged) and [e.action for e in out[0].entries] == ["corrected"]
     (ex,) = after["data"]["exercises"]  # type: ignore[index]
     # Before: "sets" said 4 while five set details (and the summary, volume, facts) stayed.
     assert ex["sets"] == 4 and len(ex["set_details"]) == 4

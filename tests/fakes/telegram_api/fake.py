@@ -120,7 +120,7 @@ class FakeTelegram(BotMethods):
     def _message_json(self, m: BotMessage) -> dict[str, Any]:
         out: dict[str, Any] = {
             "message_id": m.message_id,
-            "date": int(time.time()),
+            "date": m.date if m.date is not None else int(time.time()),
             "chat": self._chat(m.chat_id),
             "from": (
                 {"id": self.bot_id, "is_bot": True, "first_name": "Almanac", "username": self.username}
@@ -157,11 +157,13 @@ class FakeTelegram(BotMethods):
         reply_to: int | None = None,
         mention: bool = False,
         update_id: int | None = None,
+        date: int | None = None,
     ) -> dict[str, Any]:
         """An update carrying a user's text message (not yet queued; see `enqueue`).
 
         ``mention`` prefixes ``@<bot username>`` with its entity; a text
         starting with ``/`` gets a ``bot_command`` entity, as Telegram does.
+        ``date`` (Unix time) dates the message as if sent then; now by default.
         """
         with self._lock:
             entities = []
@@ -171,7 +173,14 @@ class FakeTelegram(BotMethods):
             elif text.startswith("/"):
                 entities.append({"type": "bot_command", "offset": 0, "length": utf16(text.split()[0])})
             m = BotMessage(
-                chat_id, self._next_message_id(chat_id), text, from_bot=False, user_id=user_id, thread_id=topic, reply_to=reply_to
+                chat_id,
+                self._next_message_id(chat_id),
+                text,
+                from_bot=False,
+                user_id=user_id,
+                thread_id=topic,
+                reply_to=reply_to,
+                date=date,
             )
             self._messages[(chat_id, m.message_id)] = m
             msg = self._message_json(m)

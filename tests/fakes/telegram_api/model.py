@@ -36,6 +36,8 @@ class BotMessage:
     edits: int = 0
     document: tuple[str, bytes] | None = None
     sent_at: float = field(default_factory=time.monotonic)
+    date: int | None = None
+    """The Unix time the message carries (a user's message may be dated; otherwise now)."""
 
     def buttons(self) -> list[dict[str, Any]]:
         """The inline keyboard's buttons, row by row, flattened."""
