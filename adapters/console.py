@@ -15,13 +15,16 @@ from __future__ import annotations
 import asyncio
 import sys
 import uuid
-from adapters.common.notes import entry_dates, notes_for
 from pathlib import Path
 from typing import Protocol, TextIO, runtime_checkable
 
+from pydantic import TypeAdapter, ValidationError
+
 from adapters.common import REVISE_PROMPT, Pending, command_turn, open_prompt, read_command, read_typed, visible
+from adapters.common.intake import DeliveryStore
+from adapters.common.notes import entry_dates, notes_for
 from engine import Answer, ApprovalDecision, ApprovalRequest, Ask, Document, Failure, Handler, Logged, Notice, Outcome
-from engine import Message, Resume, Turn
+from engine import Delivery, Message, Resume, Turn
 
 HELP = """\
 Tell me what you did, in English or Korean, e.g.
@@ -42,6 +45,8 @@ When a plan is shown: approve / revise <what should change> / cancel
   /quit    leave (an open question waits for you)"""
 
 RESUMING = "· Picking up what was cut off last time:"
+NOT_SHOWN = "· Before you left, this was done but not shown:"
+_TURN: TypeAdapter[Turn] = TypeAdapter(Turn)
 KEPT = "· Stopped. What you sent is kept and runs when you start Almanac again."
 
 
@@ -118,11 +123,21 @@ class ConsoleChat:
         return None if not line else line.rstrip("\n")
 
     async def _send(self, turn: Turn) -> None:
+        # Recorded before it runs and finished once its outcomes are on screen: a console killed in
+        # between (an approve that committed) shows what was done at the next start (`_resume_cut_off`).
+        deliveries = self._engine if isinstance(self._engine, DeliveryStore) else None
+        if deliveries is not None and turn.message_id is not None:
+            await deliveries.receive(self._key, [Delivery(turn.message_id, turn.model_dump_json(), self._key)])
         try:
             outcomes = await self._engine.handle(turn)
         except asyncio.CancelledError:  # Ctrl-C while the turn ran: the engine keeps it for the next start
             self._print(KEPT)
             raise
+        self._show(outcomes)
+        if deliveries is not None and turn.message_id is not None:
+            await deliveries.finish(self._key, [turn.message_id])
+
+    def _show(self, outcomes: list[Outcome]) -> None:
         for outcome in outcomes:
             if isinstance(outcome, (Ask, ApprovalRequest)):
                 self._pending = outcome
@@ -219,11 +234,22 @@ class ConsoleChat:
             await self._send(turn)
 
     async def _resume_cut_off(self) -> None:
-        """Run, in order, the lines a crash or Ctrl-C cut off last time."""
-        cut_off = await self._engine.interrupted(self._key) if isinstance(self._engine, _Resumable) else []
-        if cut_off:
-            self._print(RESUMING)
-        for turn in cut_off:
+        """Run, in order, the lines a crash or Ctrl-C cut off last time, and show the outcomes of those it
+        finished but never showed (the engine gives a finished turn's outcomes back by its id)."""
+        unshown: list[Turn] = []
+        if isinstance(self._engine, DeliveryStore):
+            for d in await self._engine.unfinished(self._key):
+                try:
+                    unshown.append(_TURN.validate_json(d.payload))
+                except ValidationError:  # written by another version: nothing to show for it
+                    await self._engine.finish(self._key, [d.id])
+        interrupted = await self._engine.interrupted(self._key) if isinstance(self._engine, _Resumable) else []
+        known = {t.message_id for t in unshown}
+        cut_off = [t for t in interrupted if t.message_id not in known]
+        if interrupted or unshown:
+            # Cut off mid-run, the turns run again; finished before the kill, their outcomes only show.
+            self._print(RESUMING if interrupted else NOT_SHOWN)
+        for turn in [*unshown, *cut_off]:
             self._print("> " + (turn.text if isinstance(turn, Message) else "(your answer)" if isinstance(turn, Resume) else f"/{turn.action}"))
             await self._send(turn)
 
