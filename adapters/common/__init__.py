@@ -7,6 +7,7 @@
   press or a typed word answers (one reading for every platform), and how the decision reads.
 - `read_command` — what a typed command asks for (a turn, or the adapter's own help, usage or confirmation).
 - `SetupError` — the platform refused to start; the runner reports it in one line.
+- `ReplyNotShown`, `after_the_turn`, `reply_not_shown` — a turn the engine handled whose reply was lost: never "try again".
 - `Intake` — recorded before confirmed: deliveries kept in the engine's inbox until handled, replayed after a crash.
 
 See ``adapters/README.md`` for the adapter contract.
@@ -42,7 +43,7 @@ from adapters.common.commands import (
     control_action,
     read_command,
 )
-from adapters.common.errors import SetupError
+from adapters.common.errors import ReplyNotShown, SetupError, after_the_turn, reply_not_shown
 from adapters.common.intake import DeliveryStore, Intake, MemoryDeliveries
 from adapters.common.ordering import ChatQueues, Recent
 
@@ -67,8 +68,10 @@ __all__ = [
     "PlanPick",
     "Recent",
     "Reply",
+    "ReplyNotShown",
     "SetupError",
     "Typed",
+    "after_the_turn",
     "closing_label",
     "command_name",
     "command_turn",
@@ -78,5 +81,6 @@ __all__ = [
     "open_prompt",
     "read_command",
     "read_typed",
+    "reply_not_shown",
     "visible",
 ]

@@ -14,7 +14,7 @@ adapter itself. Inside, one job per file:
 - ``link.py`` — the pipe between the two processes; ``api.py`` — the Web API here or through the pipe
 - ``place.py`` — where a turn happens, and the conversation and user keys
 - ``render.py`` — outcomes as Block Kit; ``actions.py`` — what a button carries; ``text.py`` — escaping, splitting
-- ``send.py`` — post, update, ephemeral, response URL, private files, reactions
+- ``send.py`` — post, update, ephemeral, response URL, private files, reactions; replies kept through rate limits
 - ``store.py`` — ``slack.db``: de-duplication, intake, owned threads, open prompts, press claims
 - ``texts.py`` — what the adapter itself says
 """

@@ -25,7 +25,7 @@ from typing import Any
 
 import structlog
 
-from adapters.common import Budget, ChatQueues
+from adapters.common import Budget, ChatQueues, ReplyNotShown
 from adapters.slack import texts
 from adapters.slack.api import SlackApi
 from adapters.slack.link import LinkClosed
@@ -50,6 +50,9 @@ class SlackAdapter:
         store: the adapter's durable state (``slack.db``).
         api: the Web API (through the gateway).
         eyes_after: seconds before 👀 shows on a slow turn.
+        keep_replies_s: how long a reply that Slack rate-limits is kept and sent when ``Retry-After``
+            allows (`Outbox`); past that the person hears the turn was handled.
+        command: the slash command, as the person types it (in what the adapter says).
         signs_per_second: slow turns per second that get 👀/✅, across conversations; beyond that they
             are skipped (replies never are). ``reactions.add`` is a Tier 3 method, about 50 a minute.
         settled: waits until everything the gateway accepted so far has been handed over.
@@ -63,12 +66,15 @@ class SlackAdapter:
         api: SlackApi,
         *,
         eyes_after: float = 1.0,
+        keep_replies_s: float = 600.0,
+        command: str = "/almanac",
         signs_per_second: float = 0.8,
         settled: Callable[[], Awaitable[None]] | None = None,
         handled: Callable[[int], None] | None = None,
     ) -> None:
         self.store = store
-        self.outbox = Outbox(api, Budget(per_second=signs_per_second, burst=5))
+        self.outbox = Outbox(api, Budget(per_second=signs_per_second, burst=5), keep_s=keep_replies_s)
+        self.command = command
         self.turns = Turns(engine, self.outbox, store, eyes_after)
         self.queues = ChatQueues(self._job_failed)
         self.requests = Requests(self.turns, store, self.outbox, self.queues, handled)
@@ -111,14 +117,20 @@ class SlackAdapter:
         await self.queues.drain(timeout)
 
     async def _job_failed(self, context: object, exc: Exception) -> None:
-        """A job raised: log it with its place, and apologise in the thread; never show a traceback."""
+        """A job raised: log it with its place, and tell the person privately; never show a traceback.
+
+        A turn the engine handled but whose reply was lost (`ReplyNotShown`) is never answered
+        with "please try again": that would log it twice.
+        """
         spec = context if isinstance(context, dict) else {}
         if isinstance(exc, LinkClosed):  # the gateway is gone: nothing can be shown; the request stays pending
             log.warning("slack.job_left_pending", kind=spec.get("kind"), reason=str(exc))
             return
-        log.error("slack.job_failed", kind=spec.get("kind"), exc_info=exc)
+        done = exc if isinstance(exc, ReplyNotShown) else None
+        log.error("slack.job_failed", kind=spec.get("kind"), handled=done is not None, exc_info=exc)
         if "place" in spec:
+            text = texts.APOLOGY if done is None else texts.reply_not_shown(done.kinds, self.command)
             try:
-                await self.outbox.ephemeral(Place.from_json(spec["place"]), plain(texts.APOLOGY)[0])
+                await self.outbox.ephemeral(Place.from_json(spec["place"]), plain(text)[0])
             except Exception as again:
                 log.warning("slack.apology_failed", reason=str(again))

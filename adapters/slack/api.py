@@ -10,7 +10,9 @@ Two kinds, one behaviour:
   the engine spends almost nothing on Slack.
 
 Slack's refusals arrive as `SlackApiError` either way, with the response's
-data, so the sending code decides the same on both sides.
+data, so the sending code decides the same on both sides. A 429 that
+outlasts the client's own retries arrives as `RateLimited`, with the wait
+Slack asked for: replies are worth waiting longer for (`adapters.slack.send`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,27 @@ METHODS = frozenset({
 """What the adapter calls (and all the gateway will make for the engine's process)."""
 
 
+class RateLimited(SlackApiError):
+    """Slack still answered 429 after the client's retries: call again in ``retry_after`` seconds."""
+
+    def __init__(self, message: str, response: Any, retry_after: float) -> None:
+        super().__init__(message, response)  # type: ignore[no-untyped-call]
+        self.retry_after = retry_after
+        """Seconds, from the last refusal's ``Retry-After``."""
+
+
+def _retry_after(exc: SlackApiError) -> float | None:
+    """The ``Retry-After`` of a 429 (1 second when the header is missing), else None."""
+    if getattr(exc.response, "status_code", None) != 429:
+        return None
+    headers = getattr(exc.response, "headers", None) or {}
+    value = next((v for k, v in headers.items() if k.lower() == "retry-after"), "1")
+    try:
+        return max(0.0, float(value[0] if isinstance(value, list) else value))
+    except (TypeError, ValueError):
+        return 1.0
+
+
 class SlackApi(Protocol):
     """Web API calls and response URLs."""
 
@@ -38,6 +61,7 @@ class SlackApi(Protocol):
         """``method`` (slack_sdk's name, e.g. ``chat_postMessage``); the response's data.
 
         Raises:
+            RateLimited: Slack still answered 429 after the client's retries (a `SlackApiError`).
             SlackApiError: Slack refused (``error`` in the response's data).
         """
         ...
@@ -58,7 +82,13 @@ class LocalApi:
             raise ValueError(f"not a method the adapter uses: {method}")
         if method == "files_upload_v2" and isinstance(args.get("content"), str):
             args["content"] = args["content"].encode("utf-8")
-        response = await getattr(self.client, method)(**args)
+        try:
+            response = await getattr(self.client, method)(**args)
+        except SlackApiError as exc:
+            wait = _retry_after(exc)
+            if wait is None:
+                raise
+            raise RateLimited(str(exc), exc.response, wait) from exc
         return dict(response.data) if isinstance(response.data, dict) else {}
 
     async def respond(self, url: str, **args: Any) -> None:
@@ -74,6 +104,8 @@ class RemoteApi:
     async def call(self, method: str, **args: Any) -> Data:
         reply = await self._link.call("api", method=method, args=args)
         data: Data = reply.get("data") or {}
+        if reply.get("refused") and "retry_after" in reply:
+            raise RateLimited(f"Slack refused {method}: rate limited", data, float(reply["retry_after"]))
         if reply.get("refused"):
             raise SlackApiError(f"Slack refused {method}: {data.get('error')}", data)  # type: ignore[no-untyped-call]
         return data
@@ -91,4 +123,7 @@ async def answer(api: LocalApi, op: str, message: Data) -> Data:
         return {"data": await api.call(str(message["method"]), **message["args"])}
     except SlackApiError as exc:
         data = exc.response.data if hasattr(exc.response, "data") else exc.response
-        return {"refused": True, "data": dict(data) if isinstance(data, dict) else {"error": str(exc)}}
+        refused: Data = {"refused": True, "data": dict(data) if isinstance(data, dict) else {"error": str(exc)}}
+        if isinstance(exc, RateLimited):
+            refused["retry_after"] = exc.retry_after
+        return refused

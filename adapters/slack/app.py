@@ -74,7 +74,7 @@ async def _stop(link: Link, process: asyncio.subprocess.Process) -> None:
     await link.close()
     try:
         await asyncio.wait_for(process.wait(), STOP_GATEWAY_S)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         log.warning("slack.gateway_killed", pid=process.pid)
         process.kill()
         await process.wait()
@@ -93,11 +93,14 @@ async def running(
     allowed_teams: Iterable[str] = (),
     allowed_users: Iterable[str] = (),
     eyes_after: float = 1.0,
+    keep_replies_s: float = 600.0,
     log_format: str = "json",
     log_level: str = "INFO",
     gateway: Sequence[str] = GATEWAY,
 ) -> AsyncIterator[Running]:
     """Start the gateway, queue what a crash left, start receiving; on exit stop receiving, drain, stop it.
+
+    ``keep_replies_s``: how long a reply Slack rate-limits is kept and sent when allowed (`SlackAdapter`).
 
     Raises:
         SetupError: a rejected token, an unreachable Web API, or neither mode configured.
@@ -138,8 +141,8 @@ async def running(
             else:
                 link.tell("done", intake=intake)
 
-        adapter = SlackAdapter(engine, store, RemoteApi(link), eyes_after=eyes_after, settled=settled,
-                               handled=handled)
+        adapter = SlackAdapter(engine, store, RemoteApi(link), eyes_after=eyes_after,
+                               keep_replies_s=keep_replies_s, command=command, settled=settled, handled=handled)
         config = {
             "token": token, "base_url": base_url, "data_dir": str(data_dir), "app_token": app_token,
             "http": asdict(http) if http is not None else None, "command": command,

@@ -5,17 +5,26 @@ client retries 429s and dropped connections: see
 `adapters.slack.setup.web_client`); what reaches here as a ``SlackApiError``
 is a real refusal. Where Almanac is not in the channel, a
 slash command's ``response_url`` carries the answer instead.
+
+A reply is worth more than the client's three waits: one that Slack still
+refuses with 429 (`RateLimited`) is kept and sent when Slack allows it, for
+up to ``keep_s`` after it was first tried, so that a busy workspace gets its
+answers late rather than not at all. The wait happens inside the
+conversation's job, so later replies in the thread wait behind it and the
+order stays. Signs of work (reactions) are never kept.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import structlog
 from slack_sdk.errors import SlackApiError
 
 from adapters.common.budget import Budget
-from adapters.slack.api import SlackApi
+from adapters.slack.api import Data, RateLimited, SlackApi
+from adapters.slack.link import CallFailed
 from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage
 from adapters.slack.text import esc
@@ -33,11 +42,31 @@ class Outbox:
     Args:
         api: the Web API (here, or through the gateway).
         budget: shared by optional calls (progress reactions); replies never wait for it.
+        keep_s: how long a reply that Slack rate-limits is kept and sent again when ``Retry-After``
+            allows, counted from its first try; 0 gives up after the client's own retries.
     """
 
-    def __init__(self, api: SlackApi, budget: Budget) -> None:
+    def __init__(self, api: SlackApi, budget: Budget, keep_s: float = 0.0) -> None:
         self.api = api
         self.budget = budget
+        self.keep_s = keep_s
+
+    async def _send(self, method: str, **args: Any) -> Data:
+        """``api.call`` for what the person should see: kept through rate limits for up to ``keep_s``.
+
+        Raises:
+            RateLimited: the next wait would end more than ``keep_s`` after the first try.
+        """
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.keep_s
+        while True:
+            try:
+                return await self.api.call(method, **args)
+            except RateLimited as exc:
+                if loop.time() + exc.retry_after > until:
+                    raise
+                log.warning("slack.reply_kept", method=method, channel=args.get("channel"), wait_s=exc.retry_after)
+                await asyncio.sleep(exc.retry_after)
 
     async def post(self, place: Place, message: SlackMessage) -> str | None:
         """Post in the place's thread (or top level of a DM); the new message's ts.
@@ -47,7 +76,7 @@ class Outbox:
         """
         if place.response_url is None or place.thread_ts is not None or place.dm:
             try:
-                sent = await self.api.call(
+                sent = await self._send(
                     "chat_postMessage", channel=place.channel, thread_ts=place.thread_ts, text=message.text,
                     blocks=message.blocks,
                 )
@@ -61,7 +90,7 @@ class Outbox:
     async def start_thread(self, place: Place, text: str) -> str | None:
         """Post the top-level message a slash command's thread hangs from; None if Almanac is not in the channel."""
         try:
-            sent = await self.api.call("chat_postMessage", channel=place.channel, text=text)
+            sent = await self._send("chat_postMessage", channel=place.channel, text=text)
         except SlackApiError as exc:
             if exc.response.get("error") in NOT_MEMBER:
                 return None
@@ -74,7 +103,7 @@ class Outbox:
             await self.respond(place, message)
             return
         try:
-            await self.api.call(
+            await self._send(
                 "chat_postEphemeral", channel=place.channel, user=place.user, thread_ts=place.thread_ts,
                 text=message.text, blocks=message.blocks,
             )
@@ -92,15 +121,15 @@ class Outbox:
 
     async def update(self, channel: str, ts: str, message: SlackMessage) -> None:
         """Replace a message's text and blocks (a question or plan after its decision)."""
-        await self.api.call("chat_update", channel=channel, ts=ts, text=message.text, blocks=message.blocks)
+        await self._send("chat_update", channel=channel, ts=ts, text=message.text, blocks=message.blocks)
 
     async def send_privately(self, place: Place, document: Document) -> None:
         """Upload a file to the member's direct messages with Almanac (never into a shared channel)."""
         channel = place.channel
         if not place.dm:
-            opened = await self.api.call("conversations_open", users=place.user)
+            opened = await self._send("conversations_open", users=place.user)
             channel = str(opened["channel"]["id"])
-        await self.api.call(
+        await self._send(
             "files_upload_v2",
             channel=channel,
             filename=document.filename,
@@ -111,7 +140,11 @@ class Outbox:
         )
 
     async def react(self, channel: str, ts: str, name: str, add: bool = True) -> None:
-        """Add or remove a reaction; a sign of work, so failures only get logged."""
+        """Add or remove a reaction; a sign of work, so failures only get logged (the gateway's too).
+
+        The ✅ goes on after ``engine.handle`` returned: were its failure to escape, a turn that
+        was done would end in "please try again".
+        """
         try:
             if add:
                 await self.api.call("reactions_add", channel=channel, timestamp=ts, name=name)
@@ -119,3 +152,5 @@ class Outbox:
                 await self.api.call("reactions_remove", channel=channel, timestamp=ts, name=name)
         except SlackApiError as exc:
             log.info("slack.reaction_failed", name=name, reason=exc.response.get("error"))
+        except CallFailed as exc:
+            log.info("slack.reaction_failed", name=name, reason=str(exc))

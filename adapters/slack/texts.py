@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
+from adapters import common
+
 
 def help_text(command: str) -> str:
     """The help shown (privately) for ``/almanac`` and ``/almanac help``."""
@@ -39,5 +43,11 @@ EMPTY_FEEDBACK = "Say what should change — or close this and press Cancel on t
 REVISE_BY_PRESS = "To revise the plan, press Revise on it, or type revise and what should change (e.g. “revise smaller jumps”)."
 """Said to a bare typed "revise" (plain text: it goes out as a `Notice`)."""
 APOLOGY = "Sorry, something went wrong on my side. It is logged; please try again in a moment."
+"""Only for a job whose turn did not run: one that ran gets `reply_not_shown` instead."""
 EXPORT_SENT = "Your export is in your direct messages with me."
 FORGET_DELETING = "Deleting everything…"
+
+
+def reply_not_shown(kinds: Collection[str], command: str) -> str:
+    """`adapters.common.reply_not_shown` with commands as typed in Slack (`` `/almanac retry` ``)."""
+    return common.reply_not_shown(kinds, command=lambda name: f"`{command} {name}`")

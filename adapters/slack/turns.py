@@ -9,6 +9,10 @@ fetched (``conversations.replies``): the engine keeps it in its checkpoints.
 `Turns` also keeps the question or plan each conversation shows with
 buttons (durably, in `SlackStore`), so that when a typed reply, ``cancel`` or
 ``reset`` closes it, the buttons go away and the decision shows.
+
+Once ``engine.handle`` has returned, the turn is done (what it logged is
+stored): a failure after that is `ReplyNotShown`, and the person hears so
+instead of "please try again" (`SlackAdapter`).
 """
 
 from __future__ import annotations
@@ -21,12 +25,13 @@ from datetime import datetime, timezone
 
 import structlog
 
+from adapters.common import after_the_turn, closing_label, open_prompt
 from adapters.slack import texts
+from adapters.slack.link import LinkClosed
 from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage, decided_message, plain, render
 from adapters.slack.send import Outbox
 from adapters.slack.store import Prompt, SlackStore
-from adapters.common import closing_label, open_prompt
 from engine import ApprovalRequest, Ask, Document, Handler, Notice, Outcome, Turn
 
 log = structlog.get_logger("adapters.slack")
@@ -58,14 +63,20 @@ class Turns:
             source_ts: the person's message, which gets the reactions.
             private: show text outcomes ephemerally (a slash command's control); questions and plans,
                 whose buttons must be editable, still go to the thread.
+
+        Raises:
+            ReplyNotShown: something after ``engine.handle`` failed; the turn itself was handled.
+            LinkClosed: the gateway is gone; the request stays pending and runs again at the next
+                start, where the engine gives back what it did and the reply goes out then.
         """
         started = time.perf_counter()
         async with self._signs(place, source_ts):
             outcomes = await self.engine.handle(turn)
-        await self.close_answered(place, turn, outcomes)
-        if any(isinstance(o, Notice) and o.code == "forgotten" for o in outcomes):
-            await self.store.forget_member(place.user_key)  # open prompts elsewhere, e.g. in other threads
-        await self.deliver(place, outcomes, private)
+        with after_the_turn(outcomes, passing=(LinkClosed,)):  # done: no "try again" from here on
+            await self.close_answered(place, turn, outcomes)
+            if any(isinstance(o, Notice) and o.code == "forgotten" for o in outcomes):
+                await self.store.forget_member(place.user_key)  # open prompts elsewhere, e.g. in other threads
+            await self.deliver(place, outcomes, private)
         log.info(
             "slack.turn",
             conversation=turn.conversation,

@@ -2,45 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-
 import structlog
 from telegram import Update
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
+from adapters.common import ReplyNotShown, after_the_turn, reply_not_shown
 from adapters.telegram import texts
 from adapters.telegram.chat import Chat
 from adapters.telegram.send import answer_query
-from engine import Outcome
 
 log = structlog.get_logger("adapters.telegram")
 
-
-class ReplyNotShown(Exception):
-    """The engine handled the turn (what it logged is stored) but its reply did not all reach the chat.
-
-    Raised from the error that stopped the reply (``__cause__``), so that the
-    person hears their message was handled instead of "please try again":
-    trying again would do it twice.
-    """
-
-    def __init__(self, kinds: Sequence[str]) -> None:
-        super().__init__(f"reply not shown: {', '.join(kinds)}")
-        self.kinds = list(kinds)
-        """The kinds of the turn's outcomes (``logged``, ``answer``, ``ask``, …)."""
-
-
-@contextmanager
-def after_the_turn(outcomes: Sequence[Outcome]) -> Iterator[None]:
-    """Around what follows ``engine.handle``: a failure there becomes `ReplyNotShown`."""
-    try:
-        yield
-    except ReplyNotShown:
-        raise
-    except Exception as exc:
-        raise ReplyNotShown([o.kind for o in outcomes]) from exc
+# `ReplyNotShown` and `after_the_turn` live in `adapters.common`; `turns.py` imports them from here too.
+__all__ = ["ReplyNotShown", "after_the_turn", "on_error"]
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -70,7 +45,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         if isinstance(update, Update) and update.callback_query is not None:
             await answer_query(update.callback_query)  # stop the spinner if nothing else did
-        text = texts.APOLOGY if done is None else texts.reply_not_shown(done.kinds)
+        text = texts.APOLOGY if done is None else reply_not_shown(done.kinds)
         await context.bot.send_message(chat_id, text, message_thread_id=topic)
     except TelegramError as exc:
         log.warning("telegram.apology_failed", chat_id=chat_id, reason=str(exc))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
 COMMANDS: list[tuple[str, str]] = [
     ("start", "What Almanac does and what it keeps"),
     ("help", "How to use Almanac"),
@@ -51,21 +49,7 @@ Your entries are yours alone, also in groups.
 {HELP}"""
 
 APOLOGY = "Sorry, something went wrong on my side. It is logged; please try again in a moment."
-
-
-def reply_not_shown(kinds: Collection[str]) -> str:
-    """Instead of `APOLOGY` when the turn ran but its reply could not be shown: never "try again" for what was done.
-
-    Args:
-        kinds: the kinds of the outcomes that were not all shown (``logged``, ``ask``, ``failure``, …).
-    """
-    done = "Your entry is saved" if "logged" in kinds else "I handled your message"
-    text = f"{done}, so there is no need to send it again — but my reply to it did not get through."
-    if "failure" in kinds:
-        text += " It did not complete: /retry runs it again."
-    elif {"ask", "approval"} & set(kinds):
-        text += " /status shows my question."
-    return text
+"""Only for a turn that did not run: one that ran gets `adapters.common.reply_not_shown` instead."""
 
 
 REFUSAL = "Sorry, this Almanac is private: it only talks to the people its owner allowed."

@@ -6,11 +6,15 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 
+import pytest
+
 from adapters.common import (
     EDIT_HINT,
     ChatQueues,
     Recent,
+    ReplyNotShown,
     Typed,
+    after_the_turn,
     closing_label,
     command_turn,
     control_action,
@@ -18,6 +22,7 @@ from adapters.common import (
     decide_plan,
     read_command,
     read_typed,
+    reply_not_shown,
     visible,
 )
 from engine import ApprovalDecision, ApprovalRequest, Ask, ClarificationAnswer, Control, Message, Question, Resume
@@ -192,3 +197,18 @@ def test_recent_remembers_a_bounded_number_of_keys() -> None:
     seen.discard(3)
     assert seen.add(3)
 
+
+
+def test_a_failure_after_the_turn_is_a_reply_not_shown_never_try_again() -> None:
+    """What follows ``engine.handle`` fails: the turn was done, so nobody is asked to send it again."""
+    with pytest.raises(ReplyNotShown) as lost, after_the_turn([ASK]):
+        raise RuntimeError("the post failed")
+    assert lost.value.kinds == ["ask"] and isinstance(lost.value.__cause__, RuntimeError)
+    # What the adapter deals with otherwise goes through unchanged.
+    with pytest.raises(ConnectionError), after_the_turn([ASK], passing=(ConnectionError,)):
+        raise ConnectionError("the gateway is gone")
+    assert reply_not_shown(["logged"]).startswith("Your entry is saved, so there is no need to send it again")
+    assert reply_not_shown(["ask"]).endswith(" /status shows my question.")
+    slack = reply_not_shown(["failure"], command=lambda name: f"`/almanac {name}`")
+    assert slack.startswith("I handled your message") and slack.endswith(" `/almanac retry` runs it again.")
+    assert not any("try again" in reply_not_shown(kinds) for kinds in (["logged"], ["answer"], ["failure"], ["ask"]))
