@@ -15,8 +15,9 @@ log I/O does not dominate.
 What is measured
 ----------------
 1. **LOG turn** — wall time of ``await engine.handle(Message(...))`` for a LOG
-   message (router call → parser call → store → checkpoint), over ``--samples``
-   turns after ``--warmup`` turns. ``model HTTP`` is the time spent inside
+   message that code reads whole (route → parse → store → checkpoint, no model
+   call; each turn's weight or reps differ, so none is taken for a resend),
+   over ``--samples`` turns after ``--warmup`` turns. ``model HTTP`` is the time spent inside
    ``engine.llm._chat`` (wrapped by this script): the round-trips to the fake
    model over a local socket. ``overhead`` is the turn time minus that, i.e.
    what the engine costs beyond waiting for the model, split into ``SQLite``
@@ -26,10 +27,20 @@ What is measured
    threads, the fake server's too), which other load on the machine moves
    far less than wall time.
 2. **Clarify and resume** — a message whose parse needs clarification
-   (parser → ``needs_clarification`` → clarifier → ``Ask``), then the
-   ``Resume`` answering it (parser again → ``Logged``). Both halves are timed
+   (sets and reps but no exercise: code asks which → ``Ask``), then the
+   ``Resume`` answering it (parser → ``Logged``). Both halves are timed
    separately, over ``--samples`` pairs.
-3. **Storage growth** — ``--turns`` LOG turns in one conversation on a fresh
+3. **The LangGraph floor** — the same three turn types run by LangGraph alone:
+   the engine's graph shape (every node and edge of the compiled graph, the
+   real ``State`` and ``fresh_turn`` input) with trivial async nodes and
+   routers, on LangGraph's own ``AsyncSqliteSaver`` with the engine's pragmas,
+   one ``ainvoke(..., durability="exit")`` per turn. The engine's ``overhead``
+   (and CPU) over the floor's is its cost per turn beyond LangGraph's.
+4. **SQLite round trips** — every ``aiosqlite`` call of a turn on either
+   database, counted by the same wrapper that times them (a statement, a fetch,
+   a commit, a cursor opened or closed: each is a trip to aiosqlite's worker
+   thread), for the engine and the floor. ``--show-trips`` lists one turn's.
+5. **Storage growth** — ``--turns`` LOG turns in one conversation on a fresh
    data dir. Every ``--every`` turns (and at turn 1, 100 and the last) the
    script records, on a separate read-only ``sqlite3`` connection:
 
@@ -52,9 +63,11 @@ How to read the summary
   answers instantly. Target: p50 <= 25 ms.
 * ``bytes/turn`` is logical growth of both databases divided by turns.
   Target: <= 20 KB per turn.
+* ``x the LangGraph floor`` and ``SQLite round trips`` per turn type; targets
+  for the LOG turn: CPU <= 2.5x the floor's, round trips <= 15.
 * ``growth`` compares turn 100 with the last turn: the checkpoint row must stay
-  the same size (only the latest checkpoint is kept and per-turn state is
-  reset), and bytes per turn after turn 100 must not exceed bytes per turn
+  the same size (a thread keeps its latest checkpoint and the one before it,
+  and per-turn state is reset), and bytes per turn after turn 100 must not exceed bytes per turn
   before it (storage cost per turn must not rise as the conversation grows).
   Target: flat.
 * ``latency over N turns`` compares LOG turns at the start and the end of the
@@ -79,7 +92,9 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,11 +104,18 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import aiosqlite  # noqa: E402
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver  # noqa: E402
+
+from langgraph.graph import END, START, StateGraph  # noqa: E402
+from langgraph.types import Command, interrupt  # noqa: E402
 
 from bot.logs import configure_logging  # noqa: E402
 from engine.config import EngineConfig, LLMConfig  # noqa: E402
 from engine.engine import Engine  # noqa: E402
+from engine.graph.state import State, fresh_turn  # noqa: E402
+from engine.graph.steps import Node  # noqa: E402
 from engine.outcomes import Ask, Logged, Outcome  # noqa: E402
+from engine.runtime.threads import WAL_LIMIT_BYTES  # noqa: E402
 from engine.turns import ClarificationAnswer, Message, Resume  # noqa: E402
 from tests.helpers import scripts  # noqa: E402
 from tests.fakes.ollama_server import FakeOllama  # noqa: E402
@@ -102,6 +124,10 @@ from tests.fakes.ollama_server import FakeOllama  # noqa: E402
 
 TARGET_LOG_P50_MS = 25.0
 TARGET_BYTES_PER_TURN = 20 * 1024
+TARGET_LOG_TRIPS = 15
+"""SQLite round trips per LOG turn (aiosqlite calls on both databases)."""
+TARGET_FLOOR_RATIO = 2.5
+"""A LOG turn's CPU time over the LangGraph floor's (CPU: wall time swings with other load)."""
 # The checkpoint row jitters by up to ~100 B from turn to turn: LangGraph's
 # channel versions end in a random float of varying length ("…116.0.65704…"),
 # one per channel. A leak (say history not trimmed) adds that per turn, i.e.
@@ -122,6 +148,15 @@ BUSY_LOAD = 0.75
 # --- the scripted conversation -----------------------------------------------
 
 LOG_TEXT = "bench 55kg 10x5"
+
+
+def log_text(n: int) -> str:
+    """The n-th LOG message: a different weight or rep count each turn, for 1,000 turns; code reads each whole.
+
+    The same text again within minutes would be taken for a resend whose reply
+    went missing (``engine.runtime.repeats``) and answered with a notice, not stored.
+    """
+    return f"bench {50 + n % 50}kg {8 + n // 50 % 20}x5"
 CLARIFY_TEXT = "did 5x5 today"
 ANSWER = "Squat"
 USER = "bench:user"
@@ -171,13 +206,34 @@ def recycle(fake: FakeOllama) -> None:
 # --- timing helpers ---------------------------------------------------------
 
 
+_TRIP_KINDS = {
+    "execute": "statement",
+    "executemany": "statement",
+    "executescript": "statement",
+    "_execute_insert": "statement",
+    "_execute_fetchall": "statement",
+    "fetchone": "fetch",
+    "fetchmany": "fetch",
+    "fetchall": "fetch",
+    "commit": "commit",
+    "rollback": "commit",
+}
+"""What an ``aiosqlite`` call does, by the name of the ``sqlite3`` method it runs on the worker thread."""
+TRIP_KINDS = ("statement", "fetch", "commit", "other")
+
+
 class Clocks:
-    """Accumulated waits: model HTTP round-trips and SQLite calls.
+    """Accumulated waits (model HTTP round-trips and SQLite calls) and SQLite round trips.
 
     * model: time inside ``engine.llm._chat`` (wrapped per engine);
     * SQLite: time awaiting ``aiosqlite`` calls on any connection (both the
       application database and the checkpointer), i.e. the statement, its
-      commit/fsync and the hop to aiosqlite's worker thread.
+      commit/fsync and the hop to aiosqlite's worker thread;
+    * trips: how many of those calls were made, by database and kind. Each
+      one is a round trip to aiosqlite's worker thread (a statement, a fetch
+      of its rows, a commit, a cursor opened or closed). Counted here, in the
+      benchmark, by the same class-level wrapper that times them; production
+      code counts nothing.
 
     A turn runs its awaits one after another, so the two do not overlap.
     """
@@ -185,7 +241,25 @@ class Clocks:
     def __init__(self) -> None:
         self.model_s = 0.0
         self.sqlite_s = 0.0
+        self.trips: Counter[tuple[str, str]] = Counter()
+        """Round trips so far, by (database, kind)."""
+        self.trace: list[str] | None = None
+        """When a list, each round trip is appended to it, described (``--show-trips``)."""
+        self._names: dict[int, str] = {}
         self._restore: Callable[[], None] | None = None
+
+    def name(self, conn: aiosqlite.Connection, label: str) -> None:
+        """Count this connection's round trips under ``label`` (others count as ``other``)."""
+        self._names[id(conn)] = label
+
+    def _count(self, conn: aiosqlite.Connection, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        method = getattr(fn, "__name__", "")
+        kind = _TRIP_KINDS.get(method, "other")
+        db = self._names.get(id(conn), "other")
+        self.trips[(db, kind)] += 1
+        if self.trace is not None:
+            what = " ".join(str(args[0]).split())[:90] if kind == "statement" and args else method
+            self.trace.append(f"{db:<11} {kind:<9} {what}")
 
     def install(self, engine: Engine) -> None:
         original: Callable[..., Awaitable[str]] = engine.llm._chat
@@ -205,6 +279,7 @@ class Clocks:
         execute: Callable[..., Awaitable[Any]] = aiosqlite.Connection._execute
 
         async def timed_execute(conn: aiosqlite.Connection, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+            self._count(conn, fn, args)
             started = time.perf_counter()
             try:
                 return await execute(conn, fn, *args, **kwargs)
@@ -233,22 +308,39 @@ class Timing:
     sqlite_s: float
     cpu_s: float
     """Process CPU time (all threads, the fake server's included): less sensitive to a busy machine."""
+    trips: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """SQLite round trips of the turn, by (database, kind)."""
 
 
 @dataclass
 class Samples:
-    """Per-turn times, in milliseconds."""
+    """Per-turn times, in milliseconds, and SQLite round trips."""
 
     total_ms: list[float] = field(default_factory=list)
     model_ms: list[float] = field(default_factory=list)
     sqlite_ms: list[float] = field(default_factory=list)
     cpu_ms: list[float] = field(default_factory=list)
+    trips: list[Counter[tuple[str, str]]] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+    """The round trips of one turn, described (filled with ``--show-trips``)."""
 
     def add(self, t: Timing) -> None:
         self.total_ms.append(t.total_s * 1000)
         self.model_ms.append(t.model_s * 1000)
         self.sqlite_ms.append(t.sqlite_s * 1000)
         self.cpu_ms.append(t.cpu_s * 1000)
+        self.trips.append(t.trips)
+
+    @property
+    def trip_totals(self) -> list[float]:
+        return [float(sum(c.values())) for c in self.trips]
+
+    def typical_trips(self) -> Counter[tuple[str, str]]:
+        """The breakdown of the turn with the median number of round trips."""
+        if not self.trips:
+            return Counter()
+        ordered = sorted(self.trips, key=lambda c: sum(c.values()))
+        return ordered[(len(ordered) - 1) // 2]
 
     @property
     def overhead_ms(self) -> list[float]:
@@ -277,14 +369,27 @@ def describe(values: Sequence[float]) -> str:
     )
 
 
-async def timed_handle(engine: Engine, clocks: Clocks, turn: Message | Resume) -> tuple[list[Outcome], Timing]:
-    model_before, sqlite_before = clocks.model_s, clocks.sqlite_s
+async def timed(clocks: Clocks, run: Awaitable[Any], trace: list[str] | None = None) -> tuple[Any, Timing]:
+    """Await ``run`` and measure it; with ``trace``, describe its round trips into it."""
+    model_before, sqlite_before, trips_before = clocks.model_s, clocks.sqlite_s, clocks.trips.copy()
+    clocks.trace = trace
     cpu_started = time.process_time()
     started = time.perf_counter()
-    outcomes = await engine.handle(turn)
+    try:
+        result = await run
+    finally:
+        clocks.trace = None
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
-    return outcomes, Timing(elapsed, clocks.model_s - model_before, clocks.sqlite_s - sqlite_before, cpu)
+    trips = clocks.trips - trips_before
+    return result, Timing(elapsed, clocks.model_s - model_before, clocks.sqlite_s - sqlite_before, cpu, trips)
+
+
+async def timed_handle(
+    engine: Engine, clocks: Clocks, turn: Message | Resume, trace: list[str] | None = None
+) -> tuple[list[Outcome], Timing]:
+    outcomes, timing = await timed(clocks, engine.handle(turn), trace)
+    return list(outcomes), timing
 
 
 def expect(outcomes: list[Outcome], kind: type[Outcome], what: str) -> Outcome:
@@ -397,12 +502,21 @@ def make_config(data_dir: Path, fake: FakeOllama) -> EngineConfig:
     return EngineConfig(data_dir=data_dir, llm=llm, default_timezone="Asia/Seoul")
 
 
+def name_connections(engine: Engine, clocks: Clocks) -> None:
+    """Count the engine's round trips per database."""
+    clocks.name(engine.db.conn, "app")
+    saver = engine.checkpointer
+    if isinstance(saver, AsyncSqliteSaver):
+        clocks.name(saver.conn, "checkpoints")
+
+
 async def bench_log(engine: Engine, clocks: Clocks, samples: int, warmup: int) -> Samples:
     conversation = "bench:log"
     result = Samples()
     for i in range(warmup + samples):
         outcomes, timing = await timed_handle(
-            engine, clocks, Message(conversation=conversation, user=USER, text=LOG_TEXT)
+            engine, clocks, Message(conversation=conversation, user=USER, text=log_text(i)),
+            result.trace if i == warmup else None,
         )
         expect(outcomes, Logged, f"LOG turn {i}")
         if i >= warmup:
@@ -417,7 +531,8 @@ async def bench_clarify(
     asks, resumes = Samples(), Samples()
     for i in range(warmup + samples):
         outcomes, timing = await timed_handle(
-            engine, clocks, Message(conversation=conversation, user=USER, text=CLARIFY_TEXT)
+            engine, clocks, Message(conversation=conversation, user=USER, text=CLARIFY_TEXT),
+            asks.trace if i == warmup else None,
         )
         ask = expect(outcomes, Ask, f"clarify message {i}")
         assert isinstance(ask, Ask)
@@ -429,7 +544,7 @@ async def bench_clarify(
             interrupt_id=ask.interrupt_id,
             answer=ClarificationAnswer(answers=[ANSWER]),
         )
-        outcomes, timing = await timed_handle(engine, clocks, resume)
+        outcomes, timing = await timed_handle(engine, clocks, resume, resumes.trace if i == warmup else None)
         expect(outcomes, Logged, f"resume {i}")
         if i >= warmup:
             resumes.add(timing)
@@ -455,7 +570,7 @@ async def bench_growth(
     latency = Samples()
     for turn in range(1, turns + 1):
         outcomes, timing = await timed_handle(
-            engine, clocks, Message(conversation=conversation, user=USER, text=LOG_TEXT)
+            engine, clocks, Message(conversation=conversation, user=USER, text=log_text(turn))
         )
         expect(outcomes, Logged, f"growth turn {turn}")
         latency.add(timing)
@@ -464,6 +579,157 @@ async def bench_growth(
         if turn % SPLIT_TURN == 0:
             recycle(fake)
     return Growth(snapshots, latency, tables_before, table_bytes(config.entries_db))
+
+
+# --- the LangGraph floor ------------------------------------------------------
+#
+# What LangGraph alone costs for the same turns: the engine's graph shape
+# (every node, edge and conditional edge of the compiled graph, the real
+# ``State`` schema and the same ``fresh_turn`` input) with trivial async nodes
+# and routers, compiled on LangGraph's own ``AsyncSqliteSaver`` set up as the
+# engine sets up its saver (WAL, synchronous=NORMAL, the same WAL size limit)
+# and invoked as the engine does (``ainvoke(..., durability="exit")``, a
+# thread id and the inbox item in the metadata). No inbox, no entries, no
+# pruning, no state read before the run: one ``ainvoke`` per turn.
+
+
+@asynccontextmanager
+async def plain_saver(path: Path) -> AsyncIterator[AsyncSqliteSaver]:
+    """LangGraph's SQLite saver as it comes, with the engine's pragmas (``engine.runtime.threads.sqlite_saver``)."""
+    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+        await saver.setup()
+        await saver.conn.execute("PRAGMA synchronous=NORMAL")
+        await saver.conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
+        yield saver
+
+FLOOR_NEXT = {"route": "parse", "store": "remember", "wait_user": "parse", "chat": "remember"}
+"""The LOG path through the graph; ``parse`` goes to ``clarify`` or ``store`` (see `_floor_router`)."""
+
+
+async def _floor_route(state: State) -> dict[str, Any]:
+    return {"intent": "LOG", "domains": ["strength"]}
+
+
+async def _floor_parse(state: State) -> dict[str, Any]:
+    vague = CLARIFY_TEXT in state["text"] and not state.get("answers")
+    return {"parsed": {"status": "needs_clarification" if vague else "parsed"}}
+
+
+async def _floor_clarify(state: State) -> dict[str, Any]:
+    ask = {"questions": [{"text": "Which exercise?", "options": []}], "why": "", "if_declined": ""}
+    return {"ask": ask, "ask_origin": "log", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
+
+
+async def _floor_wait_user(state: State) -> dict[str, Any]:
+    answer = interrupt(state.get("ask"))
+    item = {"question": "Which exercise?", "answer": str(answer)}
+    return {"answers": [*state.get("answers", []), item], "ask": None}
+
+
+async def _floor_store(state: State) -> dict[str, Any]:
+    logged = {"kind": "logged", "entries": [{"entry_id": state["turn_id"], "summary": state["text"]}]}
+    return {"outcomes": [*state.get("outcomes", []), logged]}
+
+
+async def _floor_remember(state: State) -> dict[str, Any]:
+    said = {"role": "assistant", "text": "logged"}
+    return {"history": [*state.get("history", []), {"role": "user", "text": state["text"]}, said][-12:]}
+
+
+async def _floor_nothing(state: State) -> dict[str, Any]:
+    return {}
+
+
+FLOOR_NODES: dict[str, Node] = {
+    "route": _floor_route,
+    "parse": _floor_parse,
+    "clarify": _floor_clarify,
+    "wait_user": _floor_wait_user,
+    "store": _floor_store,
+    "remember": _floor_remember,
+}
+
+
+def _floor_router(node: str, ends: list[str]) -> Callable[[State], Awaitable[str]]:
+    async def after(state: State) -> str:
+        if node == "parse":
+            vague = (state.get("parsed") or {}).get("status") == "needs_clarification"
+            return "clarify" if vague else "store"
+        return FLOOR_NEXT.get(node, ends[0])
+
+    return after
+
+
+def floor_graph(shape: StateGraph[Any]) -> StateGraph[State]:
+    """The engine's graph shape with trivial async nodes and routers (uncompiled)."""
+    g: StateGraph[State] = StateGraph(State)
+    for name in shape.nodes:
+        g.add_node(name, FLOOR_NODES.get(name, _floor_nothing))
+    for start, end in shape.edges:
+        g.add_edge(start, end)
+    for start, branches in shape.branches.items():
+        for spec in branches.values():
+            ends = list((spec.ends or {}).values())
+            g.add_conditional_edges(start, _floor_router(start, ends), ends)
+    return g
+
+
+def _floor_input(item: int, conversation: str, text: str) -> State:
+    return fresh_turn(
+        turn_id=str(item), conversation=conversation, user=USER, text=text, today="2025-01-06", timezone="Asia/Seoul"
+    )
+
+
+@dataclass
+class Floor:
+    log: Samples
+    asks: Samples
+    resumes: Samples
+
+
+async def bench_floor(shape: StateGraph[Any], clocks: Clocks, data_dir: Path, samples: int, warmup: int) -> Floor:
+    """The same three turn types, LangGraph alone."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    floor = Floor(Samples(), Samples(), Samples())
+    async with plain_saver(data_dir / "floor.db") as saver:
+        clocks.name(saver.conn, "checkpoints")
+        graph = floor_graph(shape).compile(checkpointer=saver)
+        item = 0
+
+        def config(thread: str) -> Any:
+            return {"configurable": {"thread_id": thread}, "metadata": {"inbox_item": item}}
+
+        for i in range(warmup + samples):
+            item += 1
+            trace = floor.log.trace if i == warmup else None
+            result, timing = await timed(
+                clocks, graph.ainvoke(_floor_input(item, "floor:log", log_text(i)), config("floor:log"),
+                                      durability="exit"), trace)
+            if result.get("__interrupt__") or not result.get("outcomes"):
+                raise SystemExit(f"benchmark broken: the floor's LOG turn gave {result!r}")
+            if i >= warmup:
+                floor.log.add(timing)
+        for i in range(warmup + samples):
+            item += 1
+            trace = floor.asks.trace if i == warmup else None
+            result, timing = await timed(
+                clocks, graph.ainvoke(_floor_input(item, "floor:clarify", CLARIFY_TEXT), config("floor:clarify"),
+                                      durability="exit"), trace)
+            pending = result.get("__interrupt__") or []
+            if len(pending) != 1:
+                raise SystemExit(f"benchmark broken: the floor's clarify turn gave {result!r}")
+            if i >= warmup:
+                floor.asks.add(timing)
+            item += 1
+            trace = floor.resumes.trace if i == warmup else None
+            result, timing = await timed(
+                clocks, graph.ainvoke(Command(resume=ANSWER), config("floor:clarify"),
+                                      durability="exit"), trace)
+            if result.get("__interrupt__") or not result.get("outcomes"):
+                raise SystemExit(f"benchmark broken: the floor's resume gave {result!r}")
+            if i >= warmup:
+                floor.resumes.add(timing)
+    return floor
 
 
 # --- report -----------------------------------------------------------------
@@ -508,6 +774,48 @@ def breakdown(samples: Samples) -> str:
         f"overhead p50 {percentile(samples.overhead_ms, 50):.2f} ms "
         f"= SQLite {percentile(samples.sqlite_ms, 50):.2f} + other {percentile(samples.rest_ms, 50):.2f}"
     )
+
+
+def trips_line(samples: Samples) -> str:
+    """Round trips per turn: the median, its breakdown by database and kind, and the range."""
+    typical = samples.typical_trips()
+    parts = []
+    for db in sorted({d for d, _ in typical}):
+        kinds = ", ".join(f"{typical[(db, k)]} {k}" for k in TRIP_KINDS if typical[(db, k)])
+        parts.append(f"{db} {sum(n for (d, _), n in typical.items() if d == db)} ({kinds})")
+    totals = samples.trip_totals
+    return (f"{percentile(totals, 50):3.0f} (min {min(totals):.0f}, max {max(totals):.0f}; "
+            + "; ".join(parts) + ")")
+
+
+def ratio(engine: Sequence[float], floor: Sequence[float]) -> float:
+    """p50 over p50."""
+    base = percentile(floor, 50)
+    return percentile(engine, 50) / base if base > 0 else float("nan")
+
+
+def floor_rows(engine: Sequence[Samples], floor: Floor) -> list[tuple[str, Samples, Samples]]:
+    log, asks, resumes = engine
+    return [("LOG turn", log, floor.log), ("clarify message", asks, floor.asks), ("resume", resumes, floor.resumes)]
+
+
+def print_floor(engine: Sequence[Samples], floor: Floor, show_trips: bool) -> None:
+    print("  engine vs the LangGraph floor (the engine's graph shape, trivial async nodes, same saver, one ainvoke):")
+    print(f"  {'':<16}{'':<12} {'engine':>10} {'floor':>10} {'ratio':>7}")
+    for name, mine, base in floor_rows(engine, floor):
+        print(f"  {name:<16}{'overhead p50':<12} {percentile(mine.overhead_ms, 50):7.2f} ms "
+              f"{percentile(base.total_ms, 50):7.2f} ms {ratio(mine.overhead_ms, base.total_ms):6.2f}x")
+        print(f"  {'':<16}{'CPU p50':<12} {percentile(mine.cpu_ms, 50):7.2f} ms "
+              f"{percentile(base.cpu_ms, 50):7.2f} ms {ratio(mine.cpu_ms, base.cpu_ms):6.2f}x")
+        print(f"  {'':<16}{'trips':<12} engine {trips_line(mine)}")
+        print(f"  {'':<16}{'':<12} floor  {trips_line(base)}")
+    if show_trips:
+        for name, mine, base in floor_rows(engine, floor):
+            for who, samples in (("engine", mine), ("floor", base)):
+                print()
+                print(f"  round trips of one {name} ({who}, the first timed one):")
+                for n, line in enumerate(samples.trace, 1):
+                    print(f"    {n:>3} {line}")
 
 
 def print_latency(name: str, samples: Samples) -> None:
@@ -559,6 +867,7 @@ def report(
     log: Samples,
     asks: Samples,
     resumes: Samples,
+    floor: Floor,
     growth: Growth,
     elapsed_s: float,
     load_before: float,
@@ -576,6 +885,8 @@ def report(
     print_latency("clarify message", asks)
     print_latency("resume", resumes)
     print()
+    print_floor((log, asks, resumes), floor, args.show_trips)
+    print()
     print_storage(args, growth, split)
     head = max(1, len(growth.latency.total_ms) // 10)
     early, late = growth.latency.total_ms[:head], growth.latency.total_ms[-head:]
@@ -588,7 +899,8 @@ def report(
     cp_late = rate(split, last, cp_logical)
     row_delta = last.row_checkpoint - split.row_checkpoint
     row_flat = abs(row_delta) <= ROW_TOLERANCE_BYTES
-    cp_flat = cp_late <= CHECKPOINT_TOLERANCE_BYTES_PER_TURN and last.checkpoint_rows <= 1
+    # The latest checkpoint and its parent, which a failed turn rolls back to (engine.runtime.threads).
+    cp_flat = cp_late <= CHECKPOINT_TOLERANCE_BYTES_PER_TURN and last.checkpoint_rows <= 2
     rate_flat = late_rate <= early_rate * RATE_TOLERANCE
     flat = row_flat and cp_flat and rate_flat
     # CPU, not wall time: other processes on a small machine move wall time a lot.
@@ -608,6 +920,15 @@ def report(
           f"({breakdown(asks)})")
     print(f"resume:          p50 {percentile(resumes.total_ms, 50):6.2f} ms  "
           f"p99 {percentile(resumes.total_ms, 99):6.2f} ms  ({breakdown(resumes)})")
+    for name, mine, base in floor_rows((log, asks, resumes), floor):
+        print(f"{name + ':':<17}{ratio(mine.overhead_ms, base.total_ms):5.2f}x the LangGraph floor "
+              f"({percentile(base.total_ms, 50):.2f} ms; CPU {ratio(mine.cpu_ms, base.cpu_ms):.2f}x), "
+              f"SQLite round trips {percentile(mine.trip_totals, 50):.0f} (floor {percentile(base.trip_totals, 50):.0f})")
+    trips_ok = percentile(log.trip_totals, 50) <= TARGET_LOG_TRIPS
+    floor_ok = ratio(log.cpu_ms, floor.log.cpu_ms) <= TARGET_FLOOR_RATIO
+    print(f"LOG turn vs floor: round trips {percentile(log.trip_totals, 50):.0f}  target <= {TARGET_LOG_TRIPS}  "
+          f"{verdict(trips_ok)};  CPU {ratio(log.cpu_ms, floor.log.cpu_ms):.2f}x  target <= {TARGET_FLOOR_RATIO:g}x  "
+          f"{verdict(floor_ok)}")
     print(f"bytes/turn ({n} turns, logical): checkpoints {kb(rate(first, last, cp_logical))}, "
           f"entries {kb(rate(first, last, en_logical))}, total {kb(per_turn)}  "
           f"target <= {kb(TARGET_BYTES_PER_TURN)}  {verdict(bytes_ok)}")
@@ -623,7 +944,7 @@ def report(
           f"{percentile(late, 50):.2f} ms, CPU p50 {percentile(early_cpu, 50):.2f} -> "
           f"{percentile(late_cpu, 50):.2f} ms  {'flat' if drift_flat else 'RISING'}")
     print("=" * 110)
-    return log_ok and bytes_ok and flat
+    return log_ok and bytes_ok and flat and trips_ok and floor_ok
 
 
 # --- main -------------------------------------------------------------------
@@ -650,6 +971,8 @@ async def run(args: argparse.Namespace) -> bool:
             # Latency: one engine, LOG turns then clarify/resume pairs.
             async with Engine.open(make_config(Path(tmp) / "latency", fake)) as engine:
                 clocks.install(engine)
+                name_connections(engine, clocks)
+                shape = engine.graph.builder
                 print(f"LOG turns: {args.warmup} warm-up + {args.samples} samples …", flush=True)
                 log = await bench_log(engine, clocks, args.samples, args.warmup)
                 recycle(fake)
@@ -657,16 +980,21 @@ async def run(args: argparse.Namespace) -> bool:
                 asks, resumes = await bench_clarify(engine, clocks, args.samples, args.warmup)
                 recycle(fake)
 
+            print(f"LangGraph floor: the same turns, {args.warmup} warm-up + {args.samples} samples each …",
+                  flush=True)
+            floor = await bench_floor(shape, clocks, Path(tmp) / "floor", args.samples, args.warmup)
+
             # Storage: a fresh data dir, so growth belongs to this conversation alone.
             config = make_config(Path(tmp) / "growth", fake)
             async with Engine.open(config) as engine:
                 clocks.install(engine)
+                name_connections(engine, clocks)
                 print(f"storage: {args.turns} LOG turns in one conversation …", flush=True)
                 growth = await bench_growth(engine, clocks, fake, config, args.turns, args.every)
                 recycle(fake)
     finally:
         clocks.uninstall_sqlite()
-    return report(args, log, asks, resumes, growth, time.perf_counter() - started, load_before)
+    return report(args, log, asks, resumes, floor, growth, time.perf_counter() - started, load_before)
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -675,6 +1003,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--samples", type=int, default=200, help="timed turns per latency scenario (default 200)")
     p.add_argument("--warmup", type=int, default=20, help="untimed turns before each latency scenario (default 20)")
     p.add_argument("--every", type=int, default=10, help="measure storage every N turns (default 10)")
+    p.add_argument("--show-trips", action="store_true",
+                   help="list the SQLite round trips of one turn of each type (engine and floor)")
     args = p.parse_args(argv)
     if args.turns < 2 or args.samples < 1 or args.warmup < 0 or args.every < 1:
         p.error("need --turns >= 2, --samples >= 1, --warmup >= 0, --every >= 1")

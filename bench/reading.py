@@ -48,7 +48,7 @@ TODAY = date(2026, 11, 25)
 CORPUS = ROOT / "tests" / "data" / "reading"
 TARGET_LOG_READ = 0.85
 TARGET_QUESTIONS_PLANNED = 0.80
-ANSWER_TITLES = {"SynthesizerOutput", "EvaluatorOutput"}
+ANSWER_TITLES = {"SynthesizerOutput"}
 """Calls that write or check the answer itself (issue 21 takes these on)."""
 
 

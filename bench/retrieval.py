@@ -445,10 +445,7 @@ class Generator:
             domain, activity, data, summary, terms, source, text = self._other(kind, u)
         day = TODAY - timedelta(days=SPAN_DAYS - 1 - day_off)
         self.turn += 1
-        if source == "import":
-            source_key = f"strong:{u.import_hash}:{self.turn}"
-        else:
-            source_key = f"turn:{self.turn}:0"
+        source_key = f"strong:{u.import_hash}:{self.turn}" if source == "import" else f"turn:{self.turn}:0"
         if self.turn % self.check_every == 0:
             self._check(domain, text, terms)
         return (
@@ -1110,7 +1107,7 @@ def run(args: argparse.Namespace, path: Path, *, kept: bool) -> int:
     print(f"  size: {logical / 2**20:,.0f} MiB logical, {raw / 2**20:,.0f} MiB on disk (file + WAL)")
     if parts:
         print("  by object: " + ", ".join(f"{n} {s / 2**20:,.0f}" for n, s in parts[:8]) + " MiB")
-    print(f"  OS page cache: {'warm (file pre-read in %.1f s)' % warm if warm is not None else 'not pre-read (--cold)'}")
+    print(f"  OS page cache: {f'warm (file pre-read in {warm:.1f} s)' if warm is not None else 'not pre-read (--cold)'}")
 
     print()
     print("latency through EntryStore / Retriever (aiosqlite, one connection), ms")

@@ -3,7 +3,10 @@
 The command-line side of :mod:`engine.importers` and :mod:`engine.entries.export`:
 settings, the database, a progress line on a terminal, the report, exit
 codes. No model is called. Without an app name the file's header says which
-app wrote it. Every row left out is listed by line with its reason, and every
+app wrote it. The file is never held whole: it is read once to check it and
+to find where each workout ends, then again a workout at a time, each batch of
+workouts stored in one transaction (:mod:`engine.importers.files`). Every row
+left out is counted, the first ones listed by line with their reason, and every
 workout another import already holds (notes, another app) is counted. Exit
 codes: 0 done (left-out rows are reported, not fatal), 2 the file or the
 settings cannot be used.
@@ -15,7 +18,6 @@ import argparse
 import asyncio
 import re
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,8 +25,11 @@ from bot.config import Settings, fail, load_settings
 from bot.progress import Progress
 
 if TYPE_CHECKING:
+    from engine.entries.model import Entry
     from engine.importers import StoreReport
-    from engine.entries.model import Entry, NewEntry
+    from engine.importers.common import LeftOut, WeightUnit, WorkoutReader
+    from engine.importers.files import ScannedExport
+    from engine.importers.strong import ExerciseNamer
 
 MAX_LISTED = 20
 
@@ -108,8 +113,9 @@ def _plural(n: int, word: str) -> str:
 
 def run_import(settings: Settings, file: Path, *, user: str, unit: str, app: str = "auto") -> int:
     from engine.domains.registry import DomainFileError, DomainRegistry
-    from engine.importers import APPS, ImportResult, detect, parse_export
-    from engine.importers.common import APP_TITLES, ImportFormatError, decode
+    from engine.importers import APPS, detect
+    from engine.importers.common import APP_TITLES, ImportFormatError
+    from engine.importers.files import open_export, scan
     from engine.importers.overlap import sources_text
     from engine.importers.strong import ExerciseNamer
     from engine.store.db import DataDirError
@@ -117,48 +123,41 @@ def run_import(settings: Settings, file: Path, *, user: str, unit: str, app: str
     if app != "auto" and app not in APPS:
         fail(f"import takes strong, hevy or fitnotes (or nothing, to tell by the file), not {app!r}")
     try:
-        data = file.read_bytes()
+        export = open_export(file)  # its first bytes: the encodings it may be in, and its header
     except OSError as exc:
         fail(f"cannot read {file}: {exc.strerror or exc}")
+    except ImportFormatError as exc:
+        fail(f"{file}: {exc}")
     try:
         registry = DomainRegistry.load(settings.domains_dir)
     except DomainFileError as exc:
         fail(str(exc))
+    namer = ExerciseNamer.from_registry(registry)
+    default_unit: WeightUnit = "lb" if unit == "lb" else "kg"
     progress = Progress(sys.stderr)
     try:
-        text = decode(data)
-        found = detect(text) if app == "auto" else next(a for a in APPS if a == app)
+        found = detect(export.head) if app == "auto" else next(a for a in APPS if a == app)
         if found is None:
             fail(f"{file}: not an export of Strong, Hevy or FitNotes that I know; name the app: import strong|hevy|fitnotes FILE")
-        result: ImportResult = parse_export(
-            found,
-            text,
-            user_key=user,
-            namer=ExerciseNamer.from_registry(registry),
-            default_unit="lb" if unit == "lb" else "kg",
+        # The first pass reads the whole file (every row checked for where its workout ends) and stores nothing.
+        scanned = scan(
+            export, found, namer=namer, default_unit=default_unit,
             progress=lambda done, total: progress.show("reading", done, total),
-        )
+        )  # fmt: skip
+        outcome = asyncio.run(_store(settings, user, scanned, namer, default_unit, progress))
     except ImportFormatError as exc:
         progress.clear()
         fail(f"{file}: {exc}")
-
-    # Rows that will not be stored count as done from the start.
-    base = len(result.problems) + len(result.ignored)
-    cumulative = [0]
-    for n in result.rows_per_entry:
-        cumulative.append(cumulative[-1] + n)
-
-    def stored(done: int, total: int) -> None:
-        progress.show("importing", base + cumulative[done], result.rows)
-
-    try:
-        report = asyncio.run(_store(settings, user, result.entries, stored))
+    except OSError as exc:
+        progress.clear()
+        fail(f"cannot read {file}: {exc.strerror or exc}")
     except DataDirError as exc:
         progress.clear()
         fail(str(exc))
     progress.clear()
 
-    title = APP_TITLES[result.app]
+    report, read = outcome
+    title = APP_TITLES[scanned.app]
     line = f"{file.name}: {_plural(report.added, 'workout')} imported for {user}, {report.present} already present"
     if report.updated:
         line += f", {report.updated} updated (changed in {title} since the last import)"
@@ -166,33 +165,45 @@ def run_import(settings: Settings, file: Path, *, user: str, unit: str, app: str
     if report.duplicates:
         n = sum(report.duplicates.values())
         print(f"skipped {_plural(n, 'workout')} already imported from {sources_text(report.duplicates)}")
-    n = len(result.ignored)
-    _listed(f"ignored {n} {'row that records' if n == 1 else 'rows that record'} no set:", result.ignored)
-    _listed(f"skipped {_plural(len(result.problems), 'row')}:", result.problems)
-    if not result.entries and not result.problems:
+    n = read.ignored.count
+    _listed(f"ignored {n} {'row that records' if n == 1 else 'rows that record'} no set:", read.ignored)
+    _listed(f"skipped {_plural(read.problems.count, 'row')}:", read.problems)
+    if not read.workouts and not read.problems.count:
         print("no workouts found in the file")
     return 0
 
 
-def _listed(title: str, rows: Sequence[object]) -> None:
-    if not rows:
+def _listed(title: str, rows: LeftOut) -> None:
+    if not rows.count:
         return
     print(title)
-    for row in rows[:MAX_LISTED]:
+    for row in rows.rows[:MAX_LISTED]:
         print(f"  {row}")
-    if len(rows) > MAX_LISTED:
-        print(f"  … and {len(rows) - MAX_LISTED} more")
+    if rows.count > MAX_LISTED:
+        print(f"  … and {rows.count - MAX_LISTED} more")
 
 
 async def _store(
-    settings: Settings, user: str, entries: Sequence[NewEntry], progress: Callable[[int, int], None]
-) -> StoreReport:
-    from engine.importers import store_imported
+    settings: Settings,
+    user: str,
+    scanned: ScannedExport,
+    namer: ExerciseNamer,
+    default_unit: WeightUnit,
+    progress: Progress,
+) -> tuple[StoreReport, WorkoutReader]:
+    """The second pass: the file's workouts read, built and stored a batch (one transaction) at a time."""
+    from engine.importers import store_workouts
+    from engine.importers.files import read_export
     from engine.store.db import Database
 
     db = await Database.open(settings.engine_config().entries_db)
     try:
-        return await store_imported(db, user, entries, progress=progress)
+        with read_export(scanned, user_key=user, namer=namer, default_unit=default_unit, keep=MAX_LISTED) as read:
+            # Rows read so far are done: stored, or left out and reported.
+            report = await store_workouts(
+                db, user, read, progress=lambda _: progress.show("importing", read.rows, scanned.rows)
+            )
+        return report, read
     finally:
         await db.close()
 

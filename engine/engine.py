@@ -52,7 +52,7 @@ from engine.runtime.locks import KeyedLocks, UserGate
 from engine.runtime.threads import keep_latest, latest_checkpoint, roll_back
 from engine.store.db import check_writable
 from engine.store.entries import EntryStore
-from engine.store.inbox import Conversations, Deliveries, Inbox, InboxStatus
+from engine.store.inbox import Arrival, Conversations, Deliveries, Inbox, InboxItem, InboxStatus
 from engine.store.patches import PatchStore, events_of_turn
 from engine.turns import Control, Message, Resume, Turn
 
@@ -132,8 +132,8 @@ class Engine(Intake):
         structlog.contextvars.bind_contextvars(conversation=turn.conversation)
         try:
             async with self._locks.hold(turn.conversation), self.users.turn(turn.user):
-                outcomes = await self._dispatch(turn)
-                if not (isinstance(turn, Control) and turn.action in _LOOKS):
+                outcomes, held = await self._dispatch(turn)
+                if held and not (isinstance(turn, Control) and turn.action in _LOOKS):
                     outcomes += await backlog.run_held(self, turn.conversation)
                 return outcomes
         except (sqlite3.Error, OSError) as exc:
@@ -143,67 +143,79 @@ class Engine(Intake):
             current_progress.reset(token)
             structlog.contextvars.unbind_contextvars("conversation")
 
-    async def _dispatch(self, turn: Turn) -> list[Outcome]:
-        if turn.message_id is not None:
-            seen = await self.inbox.find(turn.conversation, turn.message_id)
-            if seen is not None:
-                log.info("turn.again", message_id=turn.message_id, status=seen.status)
-                return await backlog.again(self, seen)
+    async def _dispatch(self, turn: Turn) -> tuple[list[Outcome], bool]:
+        """Run the turn; also whether messages held for a decision may be waiting (`handle` runs them then)."""
+        if isinstance(turn, Control):
+            if turn.message_id is not None and (seen := await self.inbox.find(turn.conversation, turn.message_id)):
+                return await self._again(turn, seen), True
+            return await run_control(self, turn), True
+        # One query for what every message and answer needs to know before it runs.
+        arrival = await self.conversations.arrival(turn.conversation, turn.user, turn.message_id)
+        if arrival.seen is not None and (seen := await self.inbox.get(arrival.seen)) is not None:
+            return await self._again(turn, seen), True
         if isinstance(turn, Message):
-            return await self._message(turn)
-        if isinstance(turn, Resume):
-            return await self._resume(turn)
-        return await run_control(self, turn)
+            return await self._message(turn, arrival)
+        return await self._resume(turn, arrival, await self.pending(arrival.thread))
+
+    async def _again(self, turn: Turn, seen: InboxItem) -> list[Outcome]:
+        log.info("turn.again", message_id=turn.message_id, status=seen.status)
+        return await backlog.again(self, seen)
 
     # ------------------------------------------------------------------ turns
+    # Each returns its outcomes and whether held messages may be waiting: they were
+    # when the turn arrived (`Arrival.held`), or the turn held one of its own.
 
-    async def _message(self, turn: Message) -> list[Outcome]:
+    async def _message(self, turn: Message, arrival: Arrival) -> tuple[list[Outcome], bool]:
         text = clean(turn.text)
         refused = check_text(text, self.config.max_message_chars)
         if refused is not None:
-            return [refused]
-        held = await backlog.run_held(self, turn.conversation)  # what waited runs before what is new
-        thread = await self.conversations.thread_id(turn.conversation)
+            return [refused], arrival.held
+        # What waited runs before what is new.
+        held = await backlog.run_held(self, turn.conversation) if arrival.held else []
+        thread, tz = arrival.thread, arrival.timezone or self.config.default_timezone
         pending = await self.pending(thread)
-        verdict = check_message(turn, text, pending, await self._reader(turn)) if pending is not None else None
+        verdict = check_message(turn, text, pending, self._reader(turn, tz)) if pending is not None else None
         if isinstance(verdict, AnswerPending):
-            return held + await self._resume(verdict.resume)
+            outcomes, waiting = await self._resume(verdict.resume, arrival, pending)
+            return held + outcomes, waiting
         cleaned = turn.model_copy(update={"text": text})
         # A log sent again under a new id (its reply went missing) is stored once (`repeats`).
         again = await repeats.repeated(self.inbox, self.entries, cleaned) if verdict is None else None
         status: InboxStatus = "deferred" if isinstance(verdict, Hold) else "pending"
         item = await self.inbox.record(
-            turn.conversation, turn.user, "message", cleaned.model_dump_json(), turn.message_id, status
+            turn.conversation, turn.user, "message", cleaned.model_dump_json(), turn.message_id, status,
+            words=repeats.words(text),
         )
         if item is None:  # the same delivery raced in; `find` shows what became of it
-            return held
+            return held, arrival.held
         if again is not None:
             await self.inbox.mark(item, "done", outcomes=outcomes_json([again]))
-            return [*held, again]
+            return [*held, again], arrival.held
         if isinstance(verdict, Hold):
-            return [*held, verdict.notice]
-        return held + await self.run_message(item, cleaned, thread)
+            return [*held, verdict.notice], True
+        return held + await self.run_message(item, cleaned, thread, tz), arrival.held
 
-    async def _resume(self, turn: Resume) -> list[Outcome]:
-        thread = await self.conversations.thread_id(turn.conversation)
-        refused = check_resume(turn, await self.pending(thread))
+    async def _resume(self, turn: Resume, arrival: Arrival, pending: Pending | None) -> tuple[list[Outcome], bool]:
+        refused = check_resume(turn, pending)
         if refused is not None:
-            return [refused]
-        aside = check_feedback(turn, await self._reader(turn))
+            return [refused], arrival.held
+        aside = check_feedback(turn, self._reader(turn, arrival.timezone or self.config.default_timezone))
         if aside is not None:  # a workout or a question sent after Revise: held as a message of its own
-            record = aside.message.model_dump_json()
-            item = await self.inbox.record(turn.conversation, turn.user, "message", record, turn.message_id, "deferred")
-            return [aside.notice] if item is not None else []
+            record, said = aside.message.model_dump_json(), repeats.words(aside.message.text)
+            item = await self.inbox.record(
+                turn.conversation, turn.user, "message", record, turn.message_id, "deferred", words=said
+            )
+            return ([aside.notice] if item is not None else []), True
         item = await self.inbox.record(turn.conversation, turn.user, "resume", turn.model_dump_json(), turn.message_id)
         if item is None:
-            return []
-        return await self.invoke(item, thread, Command(resume=resume_value(turn.answer)))
+            return [], arrival.held
+        return await self.invoke(item, arrival.thread, Command(resume=resume_value(turn.answer))), arrival.held
 
     # ------------------------------------------------------------------ the graph (also used by controls)
 
-    async def run_message(self, item: int, turn: Message, thread: str) -> list[Outcome]:
-        """Start a new turn of the graph for a recorded message."""
-        tz = await self.timezone(turn.user)
+    async def run_message(self, item: int, turn: Message, thread: str, timezone: str | None = None) -> list[Outcome]:
+        """Start a new turn of the graph for a recorded message (in ``timezone``, or the person's)."""
+        tz = timezone or await self.timezone(turn.user)
         state = fresh_turn(
             turn_id=str(item),
             conversation=turn.conversation,
@@ -286,9 +298,9 @@ class Engine(Intake):
                 outcomes.append(to_outcome(intr.id, payload))
         return outcomes
 
-    async def _reader(self, turn: Turn) -> Read:
+    def _reader(self, turn: Turn, timezone: str) -> Read:
         """Code's reading of a message on the person's day: admission tells an answer from a message of its own."""
-        return reader(self.selector, today_in(await self.timezone(turn.user), turn.at))
+        return reader(self.selector, today_in(timezone, turn.at))
 
     async def timezone(self, user: str) -> str:
         """The user's time zone: set with /timezone, or the default."""

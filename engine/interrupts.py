@@ -10,7 +10,7 @@ is stored in the checkpoint as plain JSON, becomes an ``Ask`` or an
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -62,7 +62,7 @@ class ApprovalPayload(BaseModel):
     asked_by: str = ""
 
 
-Payload = Annotated[Union[AskPayload, ApprovalPayload], Field(discriminator="kind")]
+Payload = Annotated[AskPayload | ApprovalPayload, Field(discriminator="kind")]
 _payload: TypeAdapter[AskPayload | ApprovalPayload] = TypeAdapter(Payload)
 
 
@@ -97,7 +97,7 @@ def keep_answers(
     which gaps are filled. A question asked again with a different answer keeps both (``… (2)``).
     """
     kept = dict(responses)
-    for question, answer in zip(questions, answers):
+    for question, answer in zip(questions, answers, strict=False):
         if not answer:
             continue
         base = f"{question.gap}{GAP_SEP}{question.text}" if question.gap else question.text

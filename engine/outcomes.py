@@ -7,7 +7,7 @@ and each adapter decides how they look.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -136,5 +136,5 @@ class Failure(_Outcome):
 
 
 Outcome = Annotated[
-    Union[Answer, Logged, Ask, ApprovalRequest, Notice, Document, Failure], Field(discriminator="kind")
+    Answer | Logged | Ask | ApprovalRequest | Notice | Document | Failure, Field(discriminator="kind")
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -79,4 +79,4 @@ class Control(_Turn):
     """The platform's id for the command; the same id again is not run twice (its outcomes come back)."""
 
 
-Turn = Annotated[Union[Message, Resume, Control], Field(discriminator="kind")]
+Turn = Annotated[Message | Resume | Control, Field(discriminator="kind")]

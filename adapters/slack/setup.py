@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import aiohttp
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.authorization import AuthorizeResult
@@ -54,7 +52,7 @@ async def check_token(client: AsyncWebClient, base_url: str) -> str:
             f"Slack rejected SLACK_BOT_TOKEN ({exc.response.get('error')}); copy the Bot User OAuth Token "
             "(xoxb-…) from your app's OAuth & Permissions page"
         ) from None
-    except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as exc:
+    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
         raise SetupError(f"cannot reach the Slack Web API at {base_url}: {exc}") from None
     return str(auth["user_id"])
 

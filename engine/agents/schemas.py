@@ -226,18 +226,3 @@ class SynthesizerOutput(BaseModel):
     )
     offered: SkipJsonSchema[list[str]] = Field(default_factory=list)
     """The ids the prompt offered (set by code, never by the model): claims are checked against these only."""
-
-
-Check = Literal["pass", "fail"]
-
-
-class EvaluatorOutput(BaseModel):
-    """Check an answer before the person sees it."""
-
-    accuracy: Check = Field(description="Every claim follows from the facts and entries.")
-    relevance: Check = Field(description="It answers the question asked.")
-    safety: Check = Field(description="No medical diagnosis, no risky advice.")
-    completeness: Check = Field(description="Nothing the question asked for is missing.")
-    missing_data: bool = Field(default=False, description="True when more entries must be retrieved to answer.")
-    feedback: str = Field(default="", description="What to fix, if anything.")
-    verdict: Check = Field(description="pass only if all four checks pass.")

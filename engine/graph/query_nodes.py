@@ -23,7 +23,7 @@ from engine import interrupts, texts
 from engine.agents.analyzer import analyze
 from engine.agents.clarifier import clarify
 from engine.agents.planner import plan
-from engine.agents.schemas import AnalyzerOutput, EvaluatorOutput, Gap, PlannerOutput
+from engine.agents.schemas import AnalyzerOutput, Gap, PlannerOutput
 from engine.agents.budget import PROMPT_BUDGET, tokens
 from engine.agents.synthesizer import synthesize, system_prompt, user_prompt
 from engine.domains.registry import ActiveDomainContext
@@ -288,11 +288,8 @@ class QueryNodes:
             dropped=check.dropped if check else [], notes_dropped=len(check.notes_dropped) if check else 0,
             attempt=retries,
         )
-        verdict = EvaluatorOutput(
-            accuracy="pass" if usable else "fail", relevance="pass", safety="pass", completeness="pass",
-            feedback=feedback, verdict="pass" if usable else "fail",
-        )
-        return {"evaluation": dump(verdict), "feedback": feedback, "eval_retries": retries}
+        evaluation = {"verdict": "pass" if usable else "fail", "feedback": feedback}
+        return {"evaluation": evaluation, "feedback": feedback, "eval_retries": retries}
 
     async def finish(self, state: State) -> dict[str, Any]:
         if state.get("answered_by_code"):

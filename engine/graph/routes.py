@@ -3,6 +3,10 @@
 The limits a router needs live on ``Routes`` (not in ``functools.partial``,
 which hides the ``Literal`` return from LangGraph and draws edges that don't
 exist). ``build.py`` passes each router with its explicit target list.
+
+Routers are ``async def`` though they never wait: LangGraph runs a plain
+``def`` in its thread pool, a hop to another thread and back for every edge
+taken, while a coroutine runs on the event loop.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ class Routes:
 
     # ------------------------------------------------------------------ LOG
 
-    def after_route(self, state: State) -> Literal["parse", "chat", "build_context"]:
+    async def after_route(self, state: State) -> Literal["parse", "chat", "build_context"]:
         intent = state.get("intent")
         if intent == "LOG":
             return "parse"
@@ -40,7 +44,7 @@ class Routes:
             return "build_context"
         return "chat"
 
-    def after_parse(self, state: State) -> Literal["store", "clarify", "store_note"]:
+    async def after_parse(self, state: State) -> Literal["store", "clarify", "store_note"]:
         parsed = state.get("parsed") or {}
         if parsed.get("status") != "needs_clarification":
             return "store"
@@ -48,10 +52,10 @@ class Routes:
             return "clarify"
         return "store_note"
 
-    def after_store(self, state: State) -> Literal["build_context", "remember"]:
+    async def after_store(self, state: State) -> Literal["build_context", "remember"]:
         return "build_context" if state.get("also_query") else "remember"
 
-    def after_wait_user(
+    async def after_wait_user(
         self, state: State
     ) -> Literal["cancelled", "parse", "store_note", "analyze", "retrieve", "synthesize", "form_task"]:
         if state.get("cancelled"):
@@ -67,18 +71,18 @@ class Routes:
             return "synthesize" if state.get("retrieval") is not None else "retrieve"
         return "store_note" if state.get("declined") else "parse"
 
-    def after_chat(self, state: State) -> Literal["remember", "build_context"]:
+    async def after_chat(self, state: State) -> Literal["remember", "build_context"]:
         # CHAT found to be about the person's data answers through the query flow.
         return "build_context" if state.get("intent") == "QUERY" else "remember"
 
     # ------------------------------------------------------------------ QUERY
 
-    def after_build_context(self, state: State) -> Literal["plan", "form_task", "remember"]:
+    async def after_build_context(self, state: State) -> Literal["plan", "form_task", "remember"]:
         if state.get("halt"):
             return "remember"
         return "form_task" if state.get("intent") in ("TASK", "CORRECTION") else "plan"
 
-    def after_plan(self, state: State) -> Literal["retrieve", "expand_domain", "clarify_query", "synthesize"]:
+    async def after_plan(self, state: State) -> Literal["retrieve", "expand_domain", "clarify_query", "synthesize"]:
         action = (state.get("plan") or {}).get("next_action", "retrieve")
         if action == "expand_domain":
             return "expand_domain"
@@ -89,7 +93,7 @@ class Routes:
         # "synthesize" before anything was fetched would answer from nothing: fetch first.
         return "retrieve"
 
-    def after_analyze(self, state: State) -> Literal["expand_domain", "synthesize", "clarify_query", "plan"]:
+    async def after_analyze(self, state: State) -> Literal["expand_domain", "synthesize", "clarify_query", "plan"]:
         analysis = analysis_of(state)
         if analysis is None:
             return "synthesize"
@@ -103,7 +107,7 @@ class Routes:
             return "plan"
         return "synthesize"
 
-    def after_expand_domain(self, state: State) -> Literal["plan", "clarify_query", "retrieve", "synthesize"]:
+    async def after_expand_domain(self, state: State) -> Literal["plan", "clarify_query", "retrieve", "synthesize"]:
         if not state.get("is_partial"):
             return "plan"
         if self._may_ask(state):
@@ -113,17 +117,17 @@ class Routes:
             return "retrieve"
         return "synthesize"
 
-    def after_clarify_query(self, state: State) -> Literal["wait_user", "retrieve", "synthesize"]:
+    async def after_clarify_query(self, state: State) -> Literal["wait_user", "retrieve", "synthesize"]:
         if pending_ask(state) is not None:
             return "wait_user"
         # Nothing to ask: answer from the entries, fetching them first if nothing was fetched yet.
         return "synthesize" if state.get("retrieval") is not None else "retrieve"
 
-    def after_synthesize(self, state: State) -> Literal["evaluate", "finish"]:
+    async def after_synthesize(self, state: State) -> Literal["evaluate", "finish"]:
         # An answer written by code has nothing for the model to check.
         return "evaluate" if state.get("draft") and not state.get("answered_by_code") else "finish"
 
-    def after_evaluate(self, state: State) -> Literal["finish", "synthesize"]:
+    async def after_evaluate(self, state: State) -> Literal["finish", "synthesize"]:
         # Code's check of the claims: ask the model again only while nothing of its answer was usable.
         evaluation = state.get("evaluation") or {}
         if evaluation.get("verdict") == "pass" or state.get("eval_retries", 0) > self.max_retries:
@@ -132,14 +136,14 @@ class Routes:
 
     # ------------------------------------------------------------------ TASK and CORRECTION
 
-    def after_form_task(self, state: State) -> Literal["approval", "wait_user", "remember"]:
+    async def after_form_task(self, state: State) -> Literal["approval", "wait_user", "remember"]:
         if (state.get("task") or {}).get("kind") == "task_sheet":
             return "approval"
         if pending_ask(state) is not None:
             return "wait_user"
         return "remember"
 
-    def after_approval(self, state: State) -> Literal["execute", "form_task", "remember"]:
+    async def after_approval(self, state: State) -> Literal["execute", "form_task", "remember"]:
         decision = state.get("decision")
         if decision == "approve":
             return "execute"

@@ -81,6 +81,7 @@ class State(TypedDict, total=False):
     by_code_text: str
     """That answer's text."""
     evaluation: dict[str, Any] | None
+    """Code's check of the draft: ``verdict`` (pass or fail) and ``feedback`` for a re-ask."""
     feedback: str
     eval_retries: int
     # --- per turn, task formation and approval ---

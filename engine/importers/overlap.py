@@ -99,6 +99,17 @@ def lifts(data: Mapping[str, Any]) -> Lifts:
     return {name: tuple(sets) for name, sets in found.items()}
 
 
+def has_lifts(data: Mapping[str, Any]) -> bool:
+    """Whether an entry holds a strength set: ``any(lifts(data).values())``, without reading the sets."""
+    exercises = data.get("exercises")
+    for exercise in exercises if isinstance(exercises, list) else []:
+        if isinstance(exercise, Mapping) and str(exercise.get("name") or "").strip():
+            details = exercise.get("set_details")
+            if isinstance(details, list) and any(isinstance(d, Mapping) for d in details):
+                return True
+    return False
+
+
 def _agree(a: LiftSet, b: LiftSet) -> bool:
     return a.reps == b.reps and abs(a.kg - b.kg) <= KG_TOLERANCE
 

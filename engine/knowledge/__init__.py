@@ -16,12 +16,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.knowledge.config import KnowledgeConfig
+from engine.knowledge.errors import KnowledgeStoreError
 from engine.knowledge.model import Chunk, ExpansionResult, ExpansionStats, IngestReport
 
 if TYPE_CHECKING:
     from engine.knowledge.base import KnowledgeBase
     from engine.knowledge.embedding import EmbeddingError
-    from engine.knowledge.store import KnowledgeStoreError
 
 __all__ = [
     "Chunk",
@@ -38,7 +38,6 @@ __all__ = [
 _LAZY = {
     "KnowledgeBase": "engine.knowledge.base",
     "EmbeddingError": "engine.knowledge.embedding",
-    "KnowledgeStoreError": "engine.knowledge.store",
 }
 
 

@@ -7,6 +7,11 @@ knowledge base cannot be opened or searched, the answer is written from the
 person's data alone, the log says why, and the person is told once
 (:meth:`Library.notice`): a bot started while ``python -m bot ingest`` holds
 the knowledge base would otherwise answer without articles, silently.
+
+Nor does the start wait for Chroma: importing it takes most of a second and
+tens of MB. ``open`` only takes the folder (another process holding it is
+found at once); Chroma is imported and opened in a worker thread by the
+start-up ingest or by the first search, whichever comes first.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import structlog
 
 from engine import texts
 from engine.knowledge.config import KnowledgeConfig
+from engine.knowledge.errors import KnowledgeStoreError
 from engine.knowledge.model import Chunk
 from engine.knowledge.terms import query_keywords
 from engine.outcomes import Notice
@@ -54,8 +60,20 @@ class _Stopped(Exception):
 class Library:
     """Finds articles for a question; empty-handed (never failing) when there is no knowledge base."""
 
-    def __init__(self, kb: KnowledgeBase | None, registry: DomainRegistry, missing: Missing | None = None) -> None:
-        self._kb = kb
+    def __init__(
+        self,
+        config: KnowledgeConfig | None,
+        registry: DomainRegistry,
+        missing: Missing | None = None,
+        *,
+        holds_folder: bool = False,
+    ) -> None:
+        self._config = config
+        """The knowledge base still to open; None: there is none (switched off, or it could not be had)."""
+        self._kb: KnowledgeBase | None = None
+        self._opening: asyncio.Task[KnowledgeBase | None] | None = None
+        self._folder = config.chroma_dir if config is not None and holds_folder else None
+        """The embedded store's folder, which this library holds from `open` to `close`."""
         self._registry = registry
         self._stop = threading.Event()
         self._ingest: asyncio.Task[None] | None = None
@@ -66,30 +84,55 @@ class Library:
 
     @classmethod
     async def open(cls, config: KnowledgeConfig | None, registry: DomainRegistry) -> Library:
-        """Open the knowledge base of ``config`` (none when None, or when it cannot be opened: logged)."""
+        """The library of ``config`` (none when None, or when another process holds its folder: logged).
+
+        Chroma is not loaded here: the start-up ingest or the first search opens it.
+        """
         if config is None:
             return cls(None, registry)
-        # Chroma loads only when a knowledge base is wanted.
-        from engine.knowledge.base import KnowledgeBase
-        from engine.knowledge.lock import FolderInUse
-        from engine.knowledge.store import KnowledgeStoreError
+        if config.chroma_host is not None:  # a server takes any number of clients: nothing to hold
+            return cls(config, registry)
+        from engine.knowledge import lock
 
         try:
-            kb = await KnowledgeBase.aopen(config)
+            lock.acquire(config.chroma_dir)
         except KnowledgeStoreError as exc:
             log.error("knowledge.unavailable", error=str(exc))
-            return cls(None, registry, "in_use" if isinstance(exc, FolderInUse) else "not_opened")
-        return cls(kb, registry)
+            return cls(None, registry, "in_use" if isinstance(exc, lock.FolderInUse) else "not_opened")
+        return cls(config, registry, holds_folder=True)
 
     @property
     def available(self) -> bool:
-        return self._kb is not None
+        """Whether there is a knowledge base to search (opened, or still to open)."""
+        return self._kb is not None or self._config is not None
+
+    async def _opened(self) -> KnowledgeBase | None:
+        """The knowledge base, opened on first use (once; a failure is logged and leaves none)."""
+        if self._kb is not None or self._config is None:
+            return self._kb
+        if self._opening is None:
+            self._opening = asyncio.create_task(self._open(self._config), name="knowledge-open")
+        # Shielded: a search cancelled while Chroma opens must not cancel the opening others wait for.
+        return await asyncio.shield(self._opening)
+
+    async def _open(self, config: KnowledgeConfig) -> KnowledgeBase | None:
+        try:
+            kb = await asyncio.to_thread(_open_blocking, config)
+        except (KnowledgeStoreError, sqlite3.Error, OSError) as exc:
+            # Opened lazily, a knowledge base that cannot be opened no longer stops the start:
+            # answers go without articles, the log says why and the person is told (`notice`).
+            log.error("knowledge.unavailable", error=str(exc))
+            self._config = None
+            self._missing = self._missing or "not_opened"
+            return None
+        self._kb = kb
+        return kb
 
     def start_ingest(self) -> asyncio.Task[None] | None:
-        """Bring the built-in articles in (all of them on first start) in the background."""
-        if self._kb is None or self._ingest is not None:
+        """Open the knowledge base and bring the built-in articles in (all of them on first start), in the background."""
+        if not self.available or self._ingest is not None:
             return self._ingest
-        self._ingest = asyncio.create_task(self._builtin(self._kb), name="knowledge-ingest")
+        self._ingest = asyncio.create_task(self._builtin(), name="knowledge-ingest")
         return self._ingest
 
     async def ready(self) -> None:
@@ -97,9 +140,11 @@ class Library:
         if self._ingest is not None:
             await asyncio.shield(self._ingest)
 
-    async def _builtin(self, kb: KnowledgeBase) -> None:
+    async def _builtin(self) -> None:
+        kb = await self._opened()
+        if kb is None or self._stop.is_set():
+            return
         from engine.knowledge.embedding import EmbeddingError
-        from engine.knowledge.store import KnowledgeStoreError
 
         logged = time.monotonic()
 
@@ -127,13 +172,21 @@ class Library:
         )
 
     async def close(self) -> None:
-        """Stop the start-up ingest after its current file, then close the stores."""
+        """Stop the start-up ingest after its current file, then close the stores and give the folder back."""
         self._stop.set()
         if self._ingest is not None:
             await asyncio.gather(self._ingest, return_exceptions=True)
+        if self._opening is not None:
+            await asyncio.gather(self._opening, return_exceptions=True)
+        self._config = None
         if self._kb is not None:
             await asyncio.to_thread(self._kb.close)
             self._kb = None
+        if self._folder is not None:
+            from engine.knowledge import lock
+
+            lock.release(self._folder)
+            self._folder = None
 
     async def find(self, query: str, domains: Sequence[str], top_k: int | None, *, also: str = "") -> list[Chunk]:
         """Hybrid search plus link expansion for ``query`` in ``domains`` (all when empty).
@@ -150,15 +203,15 @@ class Library:
         """
         if not query.strip():
             return []
-        if self._kb is None:
+        kb = await self._opened()
+        if kb is None:
             self._owed = self._owed or self._missing is not None
             return []
         from engine.knowledge.embedding import EmbeddingError
-        from engine.knowledge.store import KnowledgeStoreError
 
         keywords = query_keywords(self._registry, f"{query}\n{also}", domains)
         try:
-            result = await self._kb.aretrieve(query, list(domains) or None, top_k, keywords=keywords, topics=keywords)
+            result = await kb.aretrieve(query, list(domains) or None, top_k, keywords=keywords, topics=keywords)
         except (EmbeddingError, KnowledgeStoreError, sqlite3.Error, OSError) as exc:
             log.warning("knowledge.search_failed", error=str(exc))
             self._missing = self._missing or "search_failed"
@@ -182,3 +235,10 @@ class Library:
             return None
         self._told = True
         return Notice(text=_TOLD[self._missing], code="no_articles")
+
+
+def _open_blocking(config: KnowledgeConfig) -> KnowledgeBase:
+    """Import Chroma and open the knowledge base (in a worker thread: both take a while)."""
+    from engine.knowledge.base import KnowledgeBase
+
+    return KnowledgeBase.open(config)

@@ -15,7 +15,7 @@ import os
 import threading
 from pathlib import Path
 
-from engine.knowledge.store import KnowledgeStoreError
+from engine.knowledge.errors import KnowledgeStoreError
 
 try:
     import fcntl

@@ -29,6 +29,7 @@ from chromadb.config import Settings as ChromaSettings
 
 from engine.knowledge.config import KnowledgeConfig
 from engine.knowledge.embedding import Embedder, Vectors
+from engine.knowledge.errors import KnowledgeStoreError as KnowledgeStoreError  # raised here, defined without Chroma
 from engine.knowledge.lexical import LexicalIndex
 from engine.knowledge.model import Chunk
 
@@ -36,10 +37,6 @@ log = structlog.get_logger("engine.knowledge")
 
 MODEL_KEY = "embedding_model"
 """Collection metadata key holding the embedder's ``model_id``."""
-
-
-class KnowledgeStoreError(Exception):
-    """Chroma cannot be opened or reached; the message says where."""
 
 
 class AlmanacEmbeddingFunction(EmbeddingFunction[Documents]):

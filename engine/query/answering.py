@@ -129,7 +129,7 @@ async def answer_outcome(
         ids = [i for r in used_refs for i in r.entry_ids]
         named = [*check.sources, *(r.id for r in used_refs if r.kind in ("source", "article"))]
         cited = await citations(store, user, ids) + kb.cited(articles, table, "", named, now)
-        return Answer(text=text, citations=cited, partial=partial or not check.usable and not must, language=language)
+        return Answer(text=text, citations=cited, partial=partial or (not check.usable and not must), language=language)
     if must:
         text, used_refs = compose([], must, "", table, language, names)
         ids = [i for r in used_refs for i in r.entry_ids]

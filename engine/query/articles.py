@@ -137,11 +137,6 @@ def prompt(notes: Sequence[ArticleNote]) -> str:
     return "\n\n".join(f"{n.ref}: {n.heading}\n{n.shown}" for n in notes) or "(none)"
 
 
-def original(notes: Sequence[ArticleNote]) -> str:
-    """The articles as written, values and all (for the Evaluator, which reads the rendered answer)."""
-    return "\n\n".join(f"{n.ref}: {n.heading}\n{n.text}" for n in notes) or "(none)"
-
-
 def found_note(notes: Sequence[ArticleNote]) -> list[str]:
     """A retrieval note naming the articles found (for the Analyzer: knowledge it need not ask for)."""
     titles = list(dict.fromkeys(n.title for n in notes))

@@ -123,7 +123,7 @@ def check_directions(text: str, table: RefTable) -> DirectionCheck:
         changes = [(s, e, r) for s, e, r in here if r.change]
         if changes:
             for w in words:
-                s, e, r = min(changes, key=lambda c: min(abs(c[0] - w.end), abs(w.start - c[1])))
+                _, _, r = min(changes, key=lambda c: min(abs(c[0] - w.end), abs(w.start - c[1])))
                 if _agrees(w, r.value or 0.0, r.lower_is_better):
                     attached.add(r.id)
                 else:

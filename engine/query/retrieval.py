@@ -121,9 +121,11 @@ def normalize_instructions(
         days = next((i.days_back for i in planned if i.strategy == "date_range" and i.days_back), None)
         out.append(RetrievalInstruction(strategy="date_range", days_back=days or shape.default_days, terms=shape.wanted))
     for inst in planned:
-        if inst.strategy == "keyword" or (inst.strategy == "date_range" and not out):
-            out.append(inst)
-        elif inst.strategy == "recent" and not any(o.strategy == "recent" for o in out):
+        if (
+            inst.strategy == "keyword"
+            or (inst.strategy == "date_range" and not out)
+            or (inst.strategy == "recent" and not any(o.strategy == "recent" for o in out))
+        ):
             out.append(inst)
     if not out:
         # Nothing usable planned: terms when there are some, else the last week.

@@ -40,8 +40,11 @@ def _utc(at: datetime) -> datetime:
     return at.replace(tzinfo=timezone.utc) if at.tzinfo is None else at
 
 
-def _words(text: str) -> str:
-    """The text as compared: retyped with other spacing or capitals, it is still the same."""
+def words(text: str) -> str:
+    """The text as compared: retyped with other spacing or capitals, it is still the same.
+
+    Recorded with each message (``Inbox.record``), so the earlier messages with the same words are found by index.
+    """
     return " ".join(text.split()).casefold()
 
 
@@ -53,14 +56,18 @@ async def repeated(inbox: Inbox, entries: EntryStore, turn: Message) -> Notice |
         entries: to check that the earlier log's entries are still kept.
         turn: the new message, its text cleaned as it will be recorded.
     """
-    at, words = _utc(turn.at), _words(turn.text)
-    for item in await inbox.recent_messages(turn.conversation, turn.user, at - REPEAT_WINDOW - _CLOCK_SLACK):
+    at, said = _utc(turn.at), words(turn.text)
+    since = at - REPEAT_WINDOW - _CLOCK_SLACK
+    for item in await inbox.recent_messages(turn.conversation, turn.user, since, said):
         try:
             earlier = Message.model_validate_json(item.payload)
-            shown = _outcomes.validate_json(item.outcomes or "[]")
         except ValidationError:
             continue
-        if _words(earlier.text) != words or abs(at - _utc(earlier.at)) > REPEAT_WINDOW:
+        if words(earlier.text) != said or abs(at - _utc(earlier.at)) > REPEAT_WINDOW:
+            continue
+        try:
+            shown = _outcomes.validate_json(item.outcomes or "[]")
+        except ValidationError:
             continue
         logged = [e for o in shown if isinstance(o, Logged) for e in o.entries]
         if not logged:

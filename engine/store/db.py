@@ -68,7 +68,8 @@ CREATE TABLE IF NOT EXISTS inbox (
     status       TEXT NOT NULL,          -- pending | deferred | done | failed | interrupted
     error        TEXT,
     received_at  TEXT NOT NULL,
-    outcomes     TEXT                    -- JSON of what the person was shown (done, failed)
+    outcomes     TEXT,                   -- JSON of what the person was shown (done, failed)
+    words        TEXT                    -- a message's text as a resend is compared (engine/runtime/repeats.py)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS inbox_platform_id ON inbox (conversation, message_id)
     WHERE message_id IS NOT NULL;
@@ -95,6 +96,10 @@ CREATE TABLE IF NOT EXISTS participants (
     user_key     TEXT NOT NULL,
     PRIMARY KEY (user_key, conversation)
 ) WITHOUT ROWID;
+-- A recorded turn makes its author a participant, in the statement that records it.
+CREATE TRIGGER IF NOT EXISTS inbox_participant AFTER INSERT ON inbox BEGIN
+    INSERT OR IGNORE INTO participants (conversation, user_key) VALUES (new.conversation, new.user_key);
+END;
 
 CREATE TABLE IF NOT EXISTS patches (
     patch_id     TEXT PRIMARY KEY,
@@ -140,8 +145,11 @@ CREATE TABLE IF NOT EXISTS users (
 """
 
 # Columns added after the first release: (table, column, declaration), then what needs them.
-_ADDED_COLUMNS = (("inbox", "outcomes", "TEXT"), ("events", "turn_key", "TEXT"))
-_AFTER_COLUMNS = "CREATE UNIQUE INDEX IF NOT EXISTS events_turn ON events (turn_key) WHERE turn_key IS NOT NULL;"
+_ADDED_COLUMNS = (("inbox", "outcomes", "TEXT"), ("events", "turn_key", "TEXT"), ("inbox", "words", "TEXT"))
+_AFTER_COLUMNS = """
+CREATE UNIQUE INDEX IF NOT EXISTS events_turn ON events (turn_key) WHERE turn_key IS NOT NULL;
+CREATE INDEX IF NOT EXISTS inbox_words ON inbox (conversation, user_key, words);
+"""
 
 
 class DataDirError(Exception):

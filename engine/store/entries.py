@@ -124,13 +124,53 @@ class EntryStore:
             await conn.commit()
         return await self._by_source_keys(user_key, [e.source_key for e in entries])
 
+    async def add_imported(
+        self, user_key: str, entries: Sequence[NewEntry], *, replacing: Sequence[tuple[str, NewEntry]] = ()
+    ) -> None:
+        """Store a batch of an import in one transaction: each ``(old id, new)`` of ``replacing`` as
+        :meth:`supersede` stores it, then ``entries`` as :meth:`add` does (a ``source_key`` already
+        stored is left alone). Nothing is read back: an import has no use for the stored rows.
+
+        Raises:
+            KeyError: an old id that is no entry of this user (nothing is stored then).
+        """
+        if not entries and not replacing:
+            return
+        now = datetime.now(timezone.utc).isoformat()
+        conn = self._db.conn
+        olds = list(dict.fromkeys(old for old, _ in replacing))
+        async with self._db.lock:
+            found: set[str] = set()
+            for i in range(0, len(olds), 500):  # SQLite caps bound parameters
+                chunk = olds[i : i + 500]
+                async with conn.execute(
+                    f"SELECT entry_id FROM entries WHERE user_key = ? AND entry_id IN ({','.join('?' * len(chunk))})",
+                    (user_key, *chunk),
+                ) as cur:
+                    found.update(str(row[0]) for row in await cur.fetchall())
+            if missing := [old for old in olds if old not in found]:
+                raise KeyError(missing[0])
+            try:
+                await conn.executemany(
+                    INSERT_SQL, [insert_params(user_key, new, now, supersedes=old) for old, new in replacing]
+                )
+                await conn.executemany(
+                    "UPDATE entries SET status = 'superseded' WHERE entry_id = ? AND user_key = ?",
+                    [(old, user_key) for old in olds],
+                )
+                await conn.executemany(INSERT_SQL, [insert_params(user_key, e, now) for e in entries])
+                await conn.commit()
+            except BaseException:
+                await conn.rollback()
+                raise
+
     async def _by_source_keys(self, user_key: str, keys: list[str]) -> list[Entry]:
         marks = ",".join("?" * len(keys))
-        async with self._db.conn.execute(
+        found = await self._db.conn.execute_fetchall(
             f"SELECT {_COLUMNS} FROM entries WHERE source_key IN ({marks}) AND user_key = ?",
             (*keys, user_key),
-        ) as cur:
-            rows = {r["source_key"]: _row_to_entry(r) for r in await cur.fetchall()}
+        )
+        rows = {r["source_key"]: _row_to_entry(r) for r in found}
         return [rows[k] for k in keys if k in rows]
 
     async def by_ids(self, user_key: str, entry_ids: Sequence[str]) -> list[Entry]:
@@ -293,29 +333,29 @@ class EntryStore:
     ) -> list[Entry]:
         """The latest active entries, newest first (a session planned for next week is not the latest)."""
         kind_sql, kind_args = _kinds_sql(kinds)
-        async with self._db.conn.execute(
+        rows = await self._db.conn.execute_fetchall(
             f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active'{kind_sql} "
             "ORDER BY occurred_on DESC, rowid DESC LIMIT ?",
             (user_key, *kind_args, limit),
-        ) as cur:
-            return [_row_to_entry(r) for r in await cur.fetchall()]
+        )
+        return [_row_to_entry(r) for r in rows]
 
     async def complete_planned(self, user_key: str, on: date, terms: Sequence[str]) -> int:
         """Mark planned entries of that day and exercise as done, now that a log arrived."""
         if not terms:
             return 0
         async with self._db.lock:
-            async with self._db.conn.execute(
+            rows = await self._db.conn.execute_fetchall(
                 "SELECT entry_id, terms FROM entries WHERE user_key = ? AND status = 'active' "
                 "AND kind = 'planned' AND occurred_on = ?",
                 (user_key, on.isoformat()),
-            ) as cur:
-                rows = await cur.fetchall()
-            done = [r["entry_id"] for r in rows if set(r["terms"].split("\n")) & set(terms)]
-            await self._db.conn.executemany(
-                "UPDATE entries SET status = 'completed' WHERE entry_id = ?", [(i,) for i in done]
             )
-            await self._db.conn.commit()
+            done = [r["entry_id"] for r in rows if set(r["terms"].split("\n")) & set(terms)]
+            if done:  # usually nothing was planned: no write, no commit
+                await self._db.conn.executemany(
+                    "UPDATE entries SET status = 'completed' WHERE entry_id = ?", [(i,) for i in done]
+                )
+                await self._db.conn.commit()
         return len(done)
 
     async def delete_all(self, user_key: str) -> int:

@@ -65,27 +65,37 @@ class Inbox:
         payload: str,
         message_id: str | None,
         status: InboxStatus = "pending",
+        words: str | None = None,
     ) -> int | None:
-        """Record a turn; ``None`` when the platform message id was seen before (see `find`)."""
+        """Record a turn; ``None`` when the platform message id was seen before (see `find`).
+
+        The author becomes a participant of the conversation in the same statement (a trigger, ``db.SCHEMA``).
+
+        Args:
+            words: a message's text as a resend is compared (``engine.runtime.repeats.words``), so that
+                `recent_messages` finds the same words by index.
+        """
         async with self._db.lock:
-            cur = await self._db.conn.execute(
+            # RETURNING gives the new id, and nothing when the row was ignored: one call, no cursor to ask.
+            rows = list(await self._db.conn.execute_fetchall(
                 "INSERT OR IGNORE INTO inbox (conversation, user_key, kind, payload, message_id, "
-                "status, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (conversation, user_key, kind, payload, message_id, status, _now()),
-            )
-            await self._db.conn.execute(
-                "INSERT OR IGNORE INTO participants (conversation, user_key) VALUES (?, ?)", (conversation, user_key)
-            )
+                "status, received_at, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (conversation, user_key, kind, payload, message_id, status, _now(), words),
+            ))
             await self._db.conn.commit()
-            return cur.lastrowid if cur.rowcount == 1 else None
+        return int(rows[0][0]) if rows else None
 
     async def find(self, conversation: str, message_id: str) -> InboxItem | None:
         """The turn recorded for a platform delivery id, if any."""
-        async with self._db.conn.execute(
+        rows = await self._db.conn.execute_fetchall(
             f"SELECT {_COLUMNS} FROM inbox WHERE conversation = ? AND message_id = ?", (conversation, message_id)
-        ) as cur:
-            row = await cur.fetchone()
-        return InboxItem(*row) if row else None
+        )
+        return next((InboxItem(*r) for r in rows), None)
+
+    async def get(self, item_id: int) -> InboxItem | None:
+        """A recorded turn by its id."""
+        rows = await self._db.conn.execute_fetchall(f"SELECT {_COLUMNS} FROM inbox WHERE id = ?", (item_id,))
+        return next((InboxItem(*r) for r in rows), None)
 
     async def mark(
         self, item_id: int, status: InboxStatus, error: str | None = None, outcomes: str | None = None
@@ -101,21 +111,33 @@ class Inbox:
     async def items(self, conversation: str, statuses: Sequence[InboxStatus], limit: int = 100) -> list[InboxItem]:
         """The conversation's turns in these states, oldest first."""
         marks = ",".join("?" * len(statuses))
-        async with self._db.conn.execute(
+        rows = await self._db.conn.execute_fetchall(
             f"SELECT {_COLUMNS} FROM inbox WHERE conversation = ? AND status IN ({marks}) ORDER BY id LIMIT ?",
             (conversation, *statuses, limit),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [InboxItem(*r) for r in rows]
 
-    async def recent_messages(self, conversation: str, user_key: str, since: datetime) -> list[InboxItem]:
-        """The user's finished messages in a conversation recorded since ``since``, newest first."""
-        async with self._db.conn.execute(
-            f"SELECT {_COLUMNS} FROM inbox WHERE conversation = ? AND status = 'done' AND kind = 'message' "
-            "AND user_key = ? AND received_at >= ? ORDER BY id DESC",
-            (conversation, user_key, since.astimezone(timezone.utc).isoformat()),
-        ) as cur:
-            rows = await cur.fetchall()
+    async def recent_messages(
+        self, conversation: str, user_key: str, since: datetime, words: str | None = None
+    ) -> list[InboxItem]:
+        """The user's finished messages in a conversation recorded since ``since``, newest first.
+
+        With ``words``, only those recorded with these words and those recorded without any (by
+        versions before the column): the caller compares their text itself.
+        """
+        recent = "conversation = ? AND user_key = ? AND status = 'done' AND kind = 'message' AND received_at >= ?"
+        args = (conversation, user_key, since.astimezone(timezone.utc).isoformat())
+        if words is None:
+            rows = await self._db.conn.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM inbox WHERE {recent} ORDER BY id DESC", args
+            )
+        else:
+            # Two lookups of inbox_words rather than one "words = ? OR words IS NULL", which no index serves.
+            rows = await self._db.conn.execute_fetchall(
+                f"SELECT {_COLUMNS} FROM inbox WHERE words = ? AND {recent} UNION ALL "
+                f"SELECT {_COLUMNS} FROM inbox WHERE words IS NULL AND {recent} ORDER BY id DESC",
+                (words, *args, *args),
+            )
         return [InboxItem(*r) for r in rows]
 
     async def failed(self, conversation: str, limit: int = 100) -> list[InboxItem]:
@@ -216,19 +238,48 @@ class Deliveries:
                 "UPDATE received SET note = ? WHERE source = ? AND delivery_id = ?", (note, source, delivery_id)
             )
             await self._db.conn.commit()
+@dataclass(frozen=True)
+class Arrival:
+    """What the engine needs to know of a conversation when a turn arrives, read in one query."""
+
+    thread: str
+    """The LangGraph thread of the conversation's current epoch."""
+    timezone: str | None
+    """The person's time zone, if they set one."""
+    held: bool
+    """Messages held while a decision was open are waiting in this conversation."""
+    seen: int | None
+    """The inbox item already recorded under the turn's delivery id, if any."""
+
+
+def _thread(conversation: str, epoch: object) -> str:
+    return f"{conversation}#{epoch if epoch is not None else 0}"
+
+
 class Conversations:
     """Conversation epochs (``reset`` starts a new thread) and per-user settings."""
 
     def __init__(self, db: Database) -> None:
         self._db = db
 
+    async def arrival(self, conversation: str, user_key: str, message_id: str | None) -> Arrival:
+        """Thread, time zone, held messages and an earlier delivery of the same id, in one query."""
+        rows = list(await self._db.conn.execute_fetchall(
+            "SELECT (SELECT epoch FROM conversations WHERE conversation = :c), "
+            "(SELECT timezone FROM users WHERE user_key = :u), "
+            "EXISTS (SELECT 1 FROM inbox WHERE conversation = :c AND status = 'deferred'), "
+            "(SELECT id FROM inbox WHERE conversation = :c AND message_id = :m)",
+            {"c": conversation, "u": user_key, "m": message_id},
+        ))
+        epoch, tz, held, seen = rows[0]
+        return Arrival(_thread(conversation, epoch), str(tz) if tz else None, bool(held), seen)
+
     async def thread_id(self, conversation: str) -> str:
         """The LangGraph thread of a conversation's current epoch."""
-        async with self._db.conn.execute(
+        rows = await self._db.conn.execute_fetchall(
             "SELECT epoch FROM conversations WHERE conversation = ?", (conversation,)
-        ) as cur:
-            row = await cur.fetchone()
-        return f"{conversation}#{row[0] if row else 0}"
+        )
+        return _thread(conversation, next((r[0] for r in rows), None))
 
     async def new_epoch(self, conversation: str) -> str:
         """Start a new thread for the conversation; returns its id."""
@@ -242,11 +293,9 @@ class Conversations:
         return await self.thread_id(conversation)
 
     async def timezone(self, user_key: str) -> str | None:
-        async with self._db.conn.execute(
-            "SELECT timezone FROM users WHERE user_key = ?", (user_key,)
-        ) as cur:
-            row = await cur.fetchone()
-        return str(row[0]) if row and row[0] else None
+        rows = await self._db.conn.execute_fetchall("SELECT timezone FROM users WHERE user_key = ?", (user_key,))
+        tz = next((r[0] for r in rows), None)
+        return str(tz) if tz else None
 
     async def forget_user(self, user_key: str) -> None:
         async with self._db.lock:

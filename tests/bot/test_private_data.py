@@ -42,8 +42,12 @@ def test_a_fresh_start_keeps_the_data_folder_and_every_file_private(tmp_path: Pa
         while not list(tmp_path.glob("almanac-entries-*.csv")):
             assert chat.poll() is None and time.monotonic() < deadline, "no export was written"
             time.sleep(0.05)
+        # Chroma opens in the background with the start-up ingest, which writes its first vectors a moment later.
+        while not list((data / "chroma").rglob("*.bin")):
+            assert chat.poll() is None and time.monotonic() < deadline, "the start-up ingest wrote nothing"
+            time.sleep(0.05)
         open_modes = _modes(data)  # while the databases are open: their -wal and -shm files exist
-        out, err = chat.communicate("/quit\n", timeout=60)
+        _out, err = chat.communicate("/quit\n", timeout=60)
     finally:
         if chat.poll() is None:
             chat.kill()

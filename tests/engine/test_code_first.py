@@ -111,7 +111,6 @@ async def test_greetings_and_thanks_are_answered_by_code(open_engine: OpenEngine
 async def test_a_question_code_reads_is_planned_in_code(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
     fake.default("SynthesizerOutput", scripts.synthesizer("Here is what your log shows."))
-    fake.default("EvaluatorOutput", scripts.evaluator("pass"))
     async with open_engine(read_in_code=True) as engine:
         for day, text in ((date(2026, 11, 10), "squat 100kg 5x5"), (date(2026, 11, 20), "squat 105kg 5x5")):
             await engine.handle(Message(conversation=CONV, user=USER, text=text,
@@ -124,7 +123,6 @@ async def test_a_question_code_reads_is_planned_in_code(open_engine: OpenEngine,
 async def test_a_period_code_cannot_read_is_said_aloud(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
     fake.default("SynthesizerOutput", scripts.synthesizer("Here is what your log shows."))
-    fake.default("EvaluatorOutput", scripts.evaluator("pass"))
     async with open_engine(read_in_code=True) as engine:
         await engine.handle(msg("squat 100kg 5x5"))
         out = await engine.handle(msg("how many times did I squat in the last few weeks?"))

@@ -103,7 +103,6 @@ async def test_a_question_while_a_question_is_open_is_answered_after_it(open_eng
     question(fake)
     fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
     fake.default("SynthesizerOutput", scripts.synthesizer("Here is what your log shows."))
-    fake.default("EvaluatorOutput", scripts.evaluator("pass"))
     async with open_engine() as engine:
         await engine.entries.add(USER, [scripts.bench_entry(TODAY - timedelta(days=2), 60, source_key="seed")])
         (ask,) = await engine.handle(say(OPENER))

@@ -16,7 +16,7 @@ import pytest
 from engine.engine import Engine
 from engine.outcomes import ApprovalRequest, Ask, Failure, Logged, Notice, Outcome
 from engine.store.inbox import Delivery, Inbox
-from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume
+from engine.turns import ApprovalDecision, Control, Message, Resume
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
 from tests.helpers import scripts
@@ -218,9 +218,8 @@ async def test_received_commits_are_synced_to_disk(open_engine: OpenEngine) -> N
     """The inbox of deliveries commits with synchronous=FULL; everything else keeps NORMAL (README, durability)."""
     async with open_engine() as engine:
         seen: list[int] = []
-        async with engine.db.synced() as conn:
-            async with conn.execute("PRAGMA synchronous") as cur:
-                seen.append((await cur.fetchone())[0])  # type: ignore[index]
+        async with engine.db.synced() as conn, conn.execute("PRAGMA synchronous") as cur:
+            seen.append((await cur.fetchone())[0])  # type: ignore[index]
         async with engine.db.conn.execute("PRAGMA synchronous") as cur:
             seen.append((await cur.fetchone())[0])  # type: ignore[index]
     assert seen == [2, 1]  # FULL inside, NORMAL after

@@ -11,7 +11,6 @@ from engine.outcomes import Notice
 from engine.turns import Control, Message
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
-from tests.helpers import scripts
 
 CONV = USER = "console:kim"
 

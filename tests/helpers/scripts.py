@@ -200,19 +200,6 @@ def refer_claims(
     return reply
 
 
-def evaluator(verdict: str = "pass", missing_data: bool = False, feedback: str = "") -> dict[str, Any]:
-    check = "pass" if verdict == "pass" else "fail"
-    return {
-        "accuracy": check,
-        "relevance": "pass",
-        "safety": "pass",
-        "completeness": "pass",
-        "missing_data": missing_data,
-        "feedback": feedback,
-        "verdict": verdict,
-    }
-
-
 def op_plan(date: str, exercise: str = "bench press", sets: int = 5, reps: int = 5, weight: float = 60) -> dict[str, Any]:
     return {"op": "add_planned_session", "date": date, "exercise": exercise, "sets": sets, "reps": reps, "weight": weight, "unit": "kg"}
 

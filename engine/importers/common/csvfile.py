@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 _SPACES = re.compile(r"\s+")
 
@@ -31,6 +33,7 @@ def fold(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFC", text).casefold()).strip().strip('"').strip()
 
 
+@lru_cache(maxsize=4096)  # an export repeats its exercise and workout names on every row
 def clean(text: str | None) -> str:
     """A cell's text: NFC, whitespace runs (newlines too) made single spaces, trimmed."""
     return _SPACES.sub(" ", unicodedata.normalize("NFC", text or "")).strip()
@@ -68,38 +71,64 @@ class Table:
     delimiter: str
 
 
+@dataclass(slots=True)
+class Records:
+    """A CSV export being read: its header, its delimiter, and its records as they come."""
+
+    header: list[str]
+    delimiter: str
+    rows: Iterator[tuple[int, list[str]]]
+    """(1-based line where the record starts, its values); blank lines are left out."""
+
+
+def read_records(lines: Iterable[str]) -> Records:
+    """Start reading a CSV export whatever its delimiter (``,`` ``;`` or tab, or Excel's ``sep=`` line).
+
+    Args:
+        lines: The file's lines with ``\n`` ends (a file opened in text mode, or a ``StringIO``).
+            Only what precedes the header is read here; the records are read as ``rows`` is.
+
+    Raises:
+        ImportFormatError: the file is empty or has no header line.
+    """
+    source = iter(lines)
+    head: list[str] = []
+    for line in source:
+        head.append(line if head else line.lstrip("\ufeff"))
+        if head[-1].strip():
+            break
+    if not head or not head[-1].strip():
+        raise ImportFormatError("the file is empty")
+    delimiter = _delimiter(head[-1])
+    skip = 0
+    if (hint := head[-1].strip()).casefold().startswith("sep=") and len(hint) == 5:
+        delimiter, skip = hint[4], len(head)  # Excel's "sep=;" first line
+    reader = csv.reader(itertools.chain(head, source), delimiter=delimiter)
+
+    def rows(last: int) -> Iterator[tuple[int, list[str]]]:
+        for values in reader:
+            # A record starts on the line after the previous one ended (a quoted field may span lines).
+            start, last = last + 1, reader.line_num
+            if values and any(v.strip() for v in values):
+                yield start, values
+
+    last = 0
+    for values in reader:
+        start, last = last + 1, reader.line_num
+        if start > skip and any(v.strip() for v in values):
+            return Records(header=values, delimiter=delimiter, rows=rows(last))
+    raise ImportFormatError("the file has no header line")
+
+
 def read_table(text: str) -> Table:
-    """Read a CSV export whatever its delimiter (``,`` ``;`` or tab, or Excel's ``sep=`` line).
+    """Read a whole CSV export held in memory (see :func:`read_records`).
 
     Raises:
         ImportFormatError: the file is empty or has no header line.
     """
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    first = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if first is None:
-        raise ImportFormatError("the file is empty")
-    delimiter = _delimiter(lines[first])
-    skip = 0
-    if (hint := lines[first].strip()).casefold().startswith("sep=") and len(hint) == 5:
-        delimiter, skip = hint[4], first + 1  # Excel's "sep=;" first line
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    records: list[tuple[int, list[str]]] = []
-    header: list[str] | None = None
-    last = 0
-    for values in reader:
-        start, last = last + 1, reader.line_num
-        if start <= skip:
-            continue
-        if header is None:
-            if any(v.strip() for v in values):
-                header = values
-            continue
-        if values and any(v.strip() for v in values):
-            records.append((start, values))
-    if header is None:
-        raise ImportFormatError("the file has no header line")
-    return Table(header=header, records=records, delimiter=delimiter)
+    records = read_records(io.StringIO(text))
+    return Table(header=records.header, records=list(records.rows), delimiter=records.delimiter)
 
 
 def find_columns(header: Sequence[str], spellings: dict[str, tuple[str, ...]]) -> tuple[dict[str, int], dict[str, str]]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
 import re
+from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _CLOCK = re.compile(r"(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)")
@@ -16,6 +17,7 @@ def num(x: float) -> str:
     return f"{x:g}"
 
 
+@lru_cache(maxsize=4096)  # an export writes the same few loads and counts on row after row
 def number(text: str) -> float | None:
     """A number as apps write it (``62.5``, ``62,5``, ``1.234,5``); None when blank.
 

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from engine.agents.schemas import ParserOutput
 from engine.entries.model import ExerciseLog, Metric, NewEntry, SetDetail
 from engine.entries.summaries import summarize
@@ -82,12 +84,23 @@ def _add(total: float | None, value: float | None) -> float | None:
 
 
 def _detail(r: SetRow, n: int) -> dict[str, Any]:
-    """A strength set as stored (``SetDetail``, compact: only what it says)."""
-    detail = SetDetail(
-        set_num=r.set_num or n, weight=r.weight, reps=r.reps, kind=r.kind, order=r.label or None,
-        rpe=r.rpe, distance_km=_km(r), seconds=r.seconds, notes=r.notes,
-    )  # fmt: skip
-    return detail.model_dump(mode="json")
+    """A strength set as stored: what ``SetDetail(...).model_dump(mode="json")`` gives, written out.
+
+    A pydantic model per set cost more than the rest of the import together; the
+    row was checked when it was read (weight and reps within ``SetDetail``'s
+    bounds, the kind one of its kinds), and the summary validates the sets once
+    more as a whole (:func:`_log`).
+    """
+    detail: dict[str, Any] = {"set_num": r.set_num or n, "weight": r.weight, "reps": r.reps}
+    if r.kind != "normal":
+        detail["kind"] = r.kind
+    # The optional fields, as SetDetail's compact form leaves them out when None or empty.
+    for key, value in (("order", r.label), ("rpe", r.rpe), ("distance_km", _km(r)), ("seconds", r.seconds)):
+        if value is not None and value != "":
+            detail[key] = value
+    if r.notes:
+        detail["notes"] = r.notes
+    return detail
 
 
 def _cardio_detail(r: SetRow, n: int) -> dict[str, Any]:
@@ -235,25 +248,26 @@ def _summary(exercises: list[dict[str, Any]], cardio: list[_Cardio]) -> tuple[st
     return domain, summarize(_parsed(domain, domain, [], metrics)), metrics
 
 
-def _parsed(activity: str, domain: str, exercises: list[dict[str, Any]], metrics: list[Metric]) -> ParserOutput:
-    """A ParserOutput for :func:`summarize` (built without validation: the numbers are already checked)."""
-    logs = [
-        ExerciseLog.model_construct(
-            name=e["name"],
-            sets=e["sets"],
-            weight_unit=e["weight_unit"],
-            set_details=[
-                SetDetail.model_construct(set_num=d["set_num"], weight=d["weight"], reps=d["reps"])
-                for d in e["set_details"]
-            ],
+def _log(exercise: dict[str, Any]) -> ExerciseLog:
+    """An exercise as :func:`summarize` reads it."""
+    try:
+        # Validated by pydantic-core in one call: far cheaper than a model built in Python per set.
+        return ExerciseLog.model_validate(exercise)
+    except ValidationError:
+        # More than a logged exercise may hold (over 100 sets): the summary reads only the sets.
+        sets = [SetDetail.model_construct(**d) for d in exercise["set_details"]]
+        return ExerciseLog.model_construct(
+            name=exercise["name"], sets=exercise["sets"], weight_unit=exercise["weight_unit"], set_details=sets
         )
-        for e in exercises
-    ]
+
+
+def _parsed(activity: str, domain: str, exercises: list[dict[str, Any]], metrics: list[Metric]) -> ParserOutput:
+    """A ParserOutput for :func:`summarize`: its exercises validated, the rest given as is."""
     # Every field is given: model_construct would otherwise call the default factories, slowly.
     return ParserOutput.model_construct(
         activity_type=activity,
         domain=domain,
-        exercises=logs,
+        exercises=[_log(e) for e in exercises],
         metrics=metrics,
         date_text="",
         notes="",

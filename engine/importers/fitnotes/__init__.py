@@ -8,6 +8,6 @@ unit; the ``Cardio`` category marks cardio; a weight with 0 reps is a failed
 attempt. Everything else works as for Strong (:mod:`engine.importers.strong`).
 """
 
-from engine.importers.fitnotes.parse import parse_fitnotes_csv
+from engine.importers.fitnotes.parse import fitnotes_reader, parse_fitnotes_csv
 
-__all__ = ["parse_fitnotes_csv"]
+__all__ = ["fitnotes_reader", "parse_fitnotes_csv"]

@@ -50,6 +50,12 @@ class FitNotesRows:
         i = self._index.get(fld)
         return values[i].strip() if i is not None and i < len(values) else ""
 
+    def workout_of(self, values: list[str]) -> tuple[str, str]:
+        try:
+            return date.fromisoformat(self._get(values, "date")).isoformat(), ""
+        except ValueError:
+            return "", ""
+
     def read(self, line: int, values: list[str]) -> SetRow | NotASet | list[str]:
         get = self._get
         # The place in the day's list is counted over every row, so a bad row
@@ -113,6 +119,21 @@ class FitNotesRows:
         )
 
 
+def fitnotes_reader(header: list[str], *, namer: ExerciseNamer) -> tuple[FitNotesRows, dict[str, str]]:
+    """The reader of a FitNotes file with this header, and field -> the header it reads.
+
+    Raises:
+        MissingColumnsError: Date, Exercise, or every measure column is missing.
+    """
+    index, names = find_columns(header, HEADERS)
+    missing = [f.capitalize() for f in ("date", "exercise") if f not in index]
+    if not any(f in index for f in ("reps", "distance", "time")):
+        missing.append("Reps, Distance or Time")
+    if missing:
+        raise MissingColumnsError(missing, [h.strip() for h in header if h.strip()])
+    return FitNotesRows(index, namer), names
+
+
 def parse_fitnotes_csv(
     text: str, *, user_key: str, namer: ExerciseNamer, progress: Progress | None = None
 ) -> ImportResult:
@@ -123,13 +144,7 @@ def parse_fitnotes_csv(
         ImportFormatError: the file is empty.
     """
     table = read_table(text)
-    index, names = find_columns(table.header, HEADERS)
-    missing = [f.capitalize() for f in ("date", "exercise") if f not in index]
-    if not any(f in index for f in ("reps", "distance", "time")):
-        missing.append("Reps, Distance or Time")
-    if missing:
-        raise MissingColumnsError(missing, [h.strip() for h in table.header if h.strip()])
-    reader = FitNotesRows(index, namer)
+    reader, names = fitnotes_reader(table.header, namer=namer)
     return read_workouts(
         "fitnotes", table, reader, user_key=user_key, namer=namer, columns=names, progress=progress
     )

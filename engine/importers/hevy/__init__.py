@@ -11,6 +11,6 @@ weight with 0 reps is a failed attempt. The weight column's name says the
 unit. Everything else works as for Strong (:mod:`engine.importers.strong`).
 """
 
-from engine.importers.hevy.parse import parse_hevy_csv
+from engine.importers.hevy.parse import hevy_reader, parse_hevy_csv
 
-__all__ = ["parse_hevy_csv"]
+__all__ = ["hevy_reader", "parse_hevy_csv"]

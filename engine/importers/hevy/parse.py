@@ -85,6 +85,13 @@ class HevyRows:
         i = self._index.get(fld)
         return values[i].strip() if i is not None and i < len(values) else ""
 
+    def workout_of(self, values: list[str]) -> tuple[str, str]:
+        try:
+            start = when(self._get(values, "start")).isoformat()
+        except ValueError:
+            start = ""
+        return start, clean(self._get(values, "title"))
+
     def read(self, line: int, values: list[str]) -> SetRow | NotASet | list[str]:
         get = self._get
         fields = ("weight_kg", "weight_lb", "reps", "distance_km", "distance_mi", "seconds", "rpe", "set_index")
@@ -150,6 +157,19 @@ class HevyRows:
         )
 
 
+def hevy_reader(header: list[str]) -> tuple[HevyRows, dict[str, str]]:
+    """The reader of a Hevy file with this header, and field -> the header it reads.
+
+    Raises:
+        MissingColumnsError: title, start_time, exercise_title or set_index is missing.
+    """
+    index, names = find_columns(header, HEADERS)
+    missing = [HEADERS[f][0] for f in ("title", "start", "exercise", "set_index") if f not in index]
+    if missing:
+        raise MissingColumnsError(missing, [h.strip() for h in header if h.strip()])
+    return HevyRows(index), names
+
+
 def parse_hevy_csv(text: str, *, user_key: str, namer: ExerciseNamer, progress: Progress | None = None) -> ImportResult:
     """Read a Hevy export (``workouts.csv``) into one entry per workout.
 
@@ -158,13 +178,8 @@ def parse_hevy_csv(text: str, *, user_key: str, namer: ExerciseNamer, progress: 
         ImportFormatError: the file is empty.
     """
     table = read_table(text)
-    index, names = find_columns(table.header, HEADERS)
-    missing = [HEADERS[f][0] for f in ("title", "start", "exercise", "set_index") if f not in index]
-    if missing:
-        raise MissingColumnsError(missing, [h.strip() for h in table.header if h.strip()])
-    return read_workouts(
-        "hevy", table, HevyRows(index), user_key=user_key, namer=namer, columns=names, progress=progress
-    )
+    reader, names = hevy_reader(table.header)
+    return read_workouts("hevy", table, reader, user_key=user_key, namer=namer, columns=names, progress=progress)
 
 
-__all__ = ["HEADERS", "HevyRows", "parse_hevy_csv", "when"]
+__all__ = ["HEADERS", "HevyRows", "hevy_reader", "parse_hevy_csv", "when"]

@@ -39,7 +39,7 @@ what all importers share is in :mod:`engine.importers.common`.
 from engine.importers.common import ImportFormatError, MissingColumnsError, Progress, RowProblem, decode
 from engine.importers.common import WeightUnit, workout_identity
 from engine.importers.strong.names import ExerciseNamer
-from engine.importers.strong.parse import StrongImport, parse_strong_csv
+from engine.importers.strong.parse import StrongImport, parse_strong_csv, strong_reader
 
 __all__ = [
     "ExerciseNamer",
@@ -51,5 +51,6 @@ __all__ = [
     "WeightUnit",
     "decode",
     "parse_strong_csv",
+    "strong_reader",
     "workout_identity",
 ]

@@ -12,6 +12,23 @@ StrongImport = ImportResult
 """What :func:`parse_strong_csv` returns (the name earlier versions used)."""
 
 
+def strong_reader(
+    header: list[str], *, namer: ExerciseNamer, default_unit: WeightUnit = "kg"
+) -> tuple[StrongRows, dict[str, str]]:
+    """The reader of a Strong file with this header, and field -> the header it reads.
+
+    Raises:
+        MissingColumnsError: Date, Exercise Name, or both Reps and Seconds are missing.
+    """
+    index, names = find_columns(header, HEADERS)
+    missing = [LABELS[f] for f in ("date", "exercise") if f not in index]
+    if "reps" not in index and "seconds" not in index:
+        missing.append(f"{LABELS['reps']} or {LABELS['seconds']}")
+    if missing:
+        raise MissingColumnsError(missing, [h.strip() for h in header if h.strip()])
+    return StrongRows(index, namer, default_unit), names
+
+
 def parse_strong_csv(
     text: str,
     *,
@@ -34,13 +51,7 @@ def parse_strong_csv(
         ImportFormatError: the file is empty.
     """
     table = read_table(text)
-    index, names = find_columns(table.header, HEADERS)
-    missing = [LABELS[f] for f in ("date", "exercise") if f not in index]
-    if "reps" not in index and "seconds" not in index:
-        missing.append(f"{LABELS['reps']} or {LABELS['seconds']}")
-    if missing:
-        raise MissingColumnsError(missing, [h.strip() for h in table.header if h.strip()])
-    reader = StrongRows(index, namer, default_unit)
+    reader, names = strong_reader(table.header, namer=namer, default_unit=default_unit)
     return read_workouts(
         "strong", table, reader, user_key=user_key, namer=namer, columns=names, progress=progress
     )

@@ -62,10 +62,18 @@ class StrongRows:
         self._index = index
         self._namer = namer
         self._default_unit = default_unit
+        self._weight_units: dict[str, WeightUnit] = {}
 
     def _get(self, values: list[str], fld: str) -> str:
         i = self._index.get(fld)
         return values[i].strip() if i is not None and i < len(values) else ""
+
+    def workout_of(self, values: list[str]) -> tuple[str, str]:
+        try:
+            start = when(self._get(values, "date"))[1]
+        except ValueError:
+            start = ""
+        return start, clean(self._get(values, "workout"))
 
     def read(self, line: int, values: list[str]) -> SetRow | NotASet | list[str]:
         get = self._get
@@ -100,7 +108,9 @@ class StrongRows:
                 reps = int(reps_value)
         unit: WeightUnit = self._default_unit
         if unit_text := get(values, "weight_unit"):
-            found = self._namer.weight_unit(unit_text)
+            found = self._weight_units.get(unit_text)
+            if found is None and (found := self._namer.weight_unit(unit_text)) is not None:
+                self._weight_units[unit_text] = found  # the same few spellings on every row
             if found is None:
                 problems.append(f"unknown weight unit {unit_text!r}")
             else:

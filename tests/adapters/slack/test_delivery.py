@@ -91,7 +91,7 @@ async def test_app_mention_and_message_twins_get_one_answer(
         reply_ts = ws.new_ts()
         # Not the same words as the first: those, so soon, would be taken as sent again (engine/runtime/repeats.py).
         await ws.mention("bench 55kg 10x5 again", thread_ts=ts, ts=reply_ts)
-        await ws.post(f"<@U0BOT> bench 55kg 10x5 again", thread_ts=ts, ts=reply_ts)
+        await ws.post("<@U0BOT> bench 55kg 10x5 again", thread_ts=ts, ts=reply_ts)
         assert len(ws.thread(ts)) == 2 and await engine.entries.count(ME) == 2
 
 

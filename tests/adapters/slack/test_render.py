@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 
 from adapters.slack.actions import Press
-from adapters.slack.render import answer, approval, ask, decided, plain, render
+from adapters.slack.render import answer, approval, decided, plain, render
 from adapters.slack.text import esc, split
 from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, LoggedEntry, Notice, Question
 from tests.fakes.slack_limits import block_errors

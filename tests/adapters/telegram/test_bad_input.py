@@ -21,7 +21,6 @@ from bot.run_telegram import serve
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
-from tests.helpers import scripts
 from tests.helpers.telegram import CHAT, USER, running
 
 SECRET = "webhook-secret-0123456789"

@@ -28,7 +28,7 @@ async def test_fake_speaks_the_bot_api_to_the_real_client(tg: FakeTelegram) -> N
         assert me.username == tg.username
         sent = await app.bot.send_message(7, "<b>hi</b> &amp; bye", parse_mode="HTML")
         assert tg.get(7, sent.message_id).text == "hi & bye"
-        with pytest.raises(BadRequest, match="(?i)can't parse entities"):
+        with pytest.raises(BadRequest, match=r"(?i)can't parse entities"):
             await app.bot.send_message(7, "<b>unclosed", parse_mode="HTML")
         with pytest.raises(BadRequest, match="too long"):
             await app.bot.send_message(7, "😀" * 2049)  # 4098 UTF-16 units

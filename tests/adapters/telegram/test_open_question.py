@@ -50,7 +50,7 @@ async def test_a_workout_right_after_revise_is_logged_not_taken_as_the_change(
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await engine.entries.add(f"tg:{USER}", [scripts.bench_entry(TODAY, 55, source_key="seed")])
         (request,) = await bot.say("plan my next week of bench")
-        (prompt,) = await bot.press(request, "Revise")
+        (_prompt,) = await bot.press(request, "Revise")
         (held,) = await bot.say("5k in 25:30")  # the prompt is the last thing Almanac said
         assert "not as the change to the plan" in held.text
         again = next(m for m in await bot.say("/status") if m.text.startswith("Plan: "))

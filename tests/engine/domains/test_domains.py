@@ -73,5 +73,5 @@ def test_a_new_domain_file_needs_no_code(tmp_path: Path) -> None:
 
 def test_broken_domain_file_names_the_file(tmp_path: Path) -> None:
     (tmp_path / "broken.toml").write_text('name = "broken"\n', encoding="utf-8")
-    with pytest.raises(DomainFileError, match="broken.toml"):
+    with pytest.raises(DomainFileError, match=r"broken\.toml"):
         DomainRegistry.load(tmp_path)

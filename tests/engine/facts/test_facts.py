@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
-from typing import Any
-
 import pytest
 
 from engine.facts import Fact, compare_latest, compute_facts, epley, facts_text, parse_duration
-from engine.entries.model import Entry
-from tests.helpers.entries import MONTH, TODAY, entry, lift, metrics, nov, strength
+from tests.helpers.entries import MONTH, TODAY, lift, nov, strength
 
 
 

@@ -41,17 +41,17 @@ def test_only_known_domains_not_loaded_are_requested_each_once() -> None:
     assert expansion_requests([], [], KNOWN) == []
 
 
-def test_a_gap_of_a_loaded_domain_does_not_expand_and_a_sufficient_answer_is_synthesized() -> None:
+async def test_a_gap_of_a_loaded_domain_does_not_expand_and_a_sufficient_answer_is_synthesized() -> None:
     routes = Routes()
-    assert routes.after_analyze(analyzed("sufficient", outside("strength"))) == "synthesize"
+    assert await routes.after_analyze(analyzed("sufficient", outside("strength"))) == "synthesize"
     # Loaded by an earlier expansion counts as loaded too.
     both = analyzed("sufficient", outside("running"), loaded=["strength", "running"])
-    assert routes.after_analyze(both) == "synthesize"
+    assert await routes.after_analyze(both) == "synthesize"
 
 
-def test_a_gap_of_a_domain_not_loaded_expands() -> None:
+async def test_a_gap_of_a_domain_not_loaded_expands() -> None:
     routes = Routes()
-    assert routes.after_analyze(analyzed("sufficient", outside("strength"), outside("running"))) == "expand_domain"
+    assert await routes.after_analyze(analyzed("sufficient", outside("strength"), outside("running"))) == "expand_domain"
     # A domain that is not there to load still goes to EXPAND_DOMAIN, which answers marked partial.
-    assert routes.after_analyze(analyzed("sufficient", outside("astrology"))) == "expand_domain"
-    assert routes.after_analyze(analyzed("sufficient", outside(None))) == "expand_domain"
+    assert await routes.after_analyze(analyzed("sufficient", outside("astrology"))) == "expand_domain"
+    assert await routes.after_analyze(analyzed("sufficient", outside(None))) == "expand_domain"

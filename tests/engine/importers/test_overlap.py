@@ -19,7 +19,8 @@ import pytest
 from engine.domains.registry import DomainRegistry
 from engine.importers import parse_export, store_imported
 from engine.importers.common import decode
-from engine.importers.overlap import same_workout
+from engine.importers import overlap
+from engine.importers.overlap import has_lifts, same_workout
 from engine.importers.strong import ExerciseNamer
 from engine.store.db import Database
 from engine.store.entries import EntryStore
@@ -74,6 +75,24 @@ STRONG_PUSH = lifts(
     ("bench press", "kg", [(40, 10, "warmup"), (60, 5, "normal"), (60, 5, "normal"), (60, 4, "normal")]),
     ("pull-up", None, [(None, 5, "normal"), (None, 4, "normal")]),
 )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        STRONG_PUSH,
+        lifts(("bench press", "kg", [])),
+        lifts(("  ", "kg", [(60, 5, "normal")])),
+        {"exercises": [{"name": "squat", "set_details": "3x5"}, "squat"]},
+        {"exercises": [{"name": "squat", "set_details": [None, {"weight": 100}]}]},
+        {"exercises": "squat"},
+        {"cardio": [{"name": "run", "distance_km": 5}]},
+        {},
+    ],
+)
+def test_has_lifts_says_what_lifts_finds(data: dict[str, Any]) -> None:
+    """Storing asks it of every imported workout (which days to look up); it must agree with the rule's reading."""
+    assert has_lifts(data) == any(overlap.lifts(data).values())
 
 
 def test_same_sets_of_the_same_exercises_are_the_same_workout() -> None:

@@ -342,8 +342,8 @@ async def test_missing_active_domains_count_as_none(open_engine: OpenEngine) -> 
             {"expansion_request": ["running"], "text": "how far did I run?", "today": "2026-11-22"}  # type: ignore[typeddict-item]
         )
     assert out["domains"] == ["running"] and out["domain_expansion_history"] == ["running"]
-    assert Routes().after_analyze({}) == "synthesize"
-    assert Routes().after_expand_domain({"is_partial": True}) == "retrieve"
+    assert await Routes().after_analyze({}) == "synthesize"
+    assert await Routes().after_expand_domain({"is_partial": True}) == "retrieve"
 
 
 def _deps(engine: Engine) -> Any:

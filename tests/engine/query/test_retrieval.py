@@ -131,7 +131,7 @@ async def test_english_keyword_finds_korean_entry_and_not_other_users(store: Ent
     await add(store, 1, "bench 80kg 5x5", user="tg:2")
     terms = shape("show me my bench press workouts").terms
     assert terms == ["bench press"]
-    result, entries = await Retriever(store).run(USER, [RetrievalInstruction(strategy="keyword")], TODAY, terms)
+    _result, entries = await Retriever(store).run(USER, [RetrievalInstruction(strategy="keyword")], TODAY, terms)
     assert [e.raw_text for e in entries] == ["벤치프레스 55kg 10x5"]
 
 

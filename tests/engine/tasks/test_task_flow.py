@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
