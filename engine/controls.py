@@ -9,7 +9,6 @@ after a crash) returns what the first showed instead of, say, undoing twice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from langgraph.types import Command
@@ -26,9 +25,8 @@ from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations
 from engine.store.patches import PatchStore
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Resume, Turn
+from engine.runtime.core import Core
 
-if TYPE_CHECKING:
-    from engine.engine import Engine
 
 _turn: TypeAdapter[Turn] = TypeAdapter(Turn)
 _outcomes: TypeAdapter[list[Outcome]] = TypeAdapter(list[Outcome])
@@ -36,7 +34,7 @@ _NOT_RECORDED = frozenset({"status", "history", "export", "retry", "cancel"})
 """Read-only commands, /retry (each turn it runs is recorded) and /cancel (recorded when it resumes the graph)."""
 
 
-async def run_control(engine: Engine, turn: Control, recorded: int | None = None) -> list[Outcome]:
+async def run_control(engine: Core, turn: Control, recorded: int | None = None) -> list[Outcome]:
     """Carry out one command for ``turn.user`` in ``turn.conversation``.
 
     Args:
@@ -51,7 +49,7 @@ async def run_control(engine: Engine, turn: Control, recorded: int | None = None
     return outcomes
 
 
-async def _run(engine: Engine, turn: Control) -> list[Outcome]:
+async def _run(engine: Core, turn: Control) -> list[Outcome]:
     thread = await engine.conversations.thread_id(turn.conversation)
     action = turn.action
     if action == "reset":
@@ -76,7 +74,7 @@ async def _run(engine: Engine, turn: Control) -> list[Outcome]:
     return [Notice(text=texts.forgotten(removed, with_conversation=True), code="forgotten")]
 
 
-async def cancel(engine: Engine, turn: Control, thread: str) -> list[Outcome]:
+async def cancel(engine: Core, turn: Control, thread: str) -> list[Outcome]:
     """Drop the open question or plan — only the person it was asked of may."""
     pending = await engine.pending(thread)
     if pending is None:
@@ -89,7 +87,7 @@ async def cancel(engine: Engine, turn: Control, thread: str) -> list[Outcome]:
     return await engine.invoke(item, thread, Command(resume=CANCEL))
 
 
-async def status(engine: Engine, turn: Control, thread: str) -> list[Outcome]:
+async def status(engine: Core, turn: Control, thread: str) -> list[Outcome]:
     """The open question or plan, shown again last, after what is kept: a failed answer, turns to retry, held ones."""
     pending = await engine.pending(thread)
     unfinished = await engine.inbox.failed(turn.conversation)
@@ -117,7 +115,7 @@ def _answer_text(turn: Resume) -> str:
     return f"{answer.decision} {answer.feedback}".strip()
 
 
-async def retry(engine: Engine, turn: Control, thread: str) -> list[Outcome]:
+async def retry(engine: Core, turn: Control, thread: str) -> list[Outcome]:
     """Run again, in order, every turn of this conversation that did not complete (failed or cut off)."""
     from engine.runtime.backlog import run_item  # it runs commands through this module
 
@@ -205,7 +203,7 @@ async def history(patches: PatchStore, turn: Control) -> list[Outcome]:
     return [Notice(text="\n".join(lines), code="history")]
 
 
-async def forget(engine: Engine, turn: Control) -> int:
+async def forget(engine: Core, turn: Control) -> int:
     """Delete everything kept about the user (the adapter asks for confirmation first); returns entries removed.
 
     Waits for the person's turns still running in other conversations (so

@@ -63,9 +63,6 @@ KNOWN: set[tuple[str, str]] = {
     # store.bouts reads bouts with facts.bouts' private helpers: move them down into engine/language or a
     # shared engine/entries module.
     ("engine.store.bouts", "engine.facts.bouts"),
-    # controls and runtime.backlog name Engine in type hints only; a Protocol in engine/boundary.py would do.
-    ("engine.controls", "engine.engine"),
-    ("engine.runtime.backlog", "engine.engine"),
 }
 
 PLATFORM_LIBRARIES = ("telegram", "slack_bolt", "slack_sdk")

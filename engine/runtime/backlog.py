@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 import structlog
 from langgraph.types import Command
@@ -24,16 +23,15 @@ from engine.outcomes import Failure, Notice, Outcome
 from engine.runtime.threads import roll_back
 from engine.store.inbox import InboxItem
 from engine.turns import Control, Message, Resume, Turn
+from engine.runtime.core import Core
 
-if TYPE_CHECKING:
-    from engine.engine import Engine
 
 log = structlog.get_logger("engine")
 _turn: TypeAdapter[Turn] = TypeAdapter(Turn)
 _outcomes: TypeAdapter[list[Outcome]] = TypeAdapter(list[Outcome])
 
 
-async def again(engine: Engine, item: InboxItem) -> list[Outcome]:
+async def again(engine: Core, item: InboxItem) -> list[Outcome]:
     """What a second delivery of a recorded turn gets."""
     if item.status in ("done", "failed"):
         return _outcomes.validate_json(item.outcomes) if item.outcomes else []
@@ -42,12 +40,12 @@ async def again(engine: Engine, item: InboxItem) -> list[Outcome]:
     return await run_item(engine, item)  # cut off by a crash (or still marked pending): run it now, once
 
 
-async def interrupted_turns(engine: Engine, conversation: str) -> list[Turn]:
+async def interrupted_turns(engine: Core, conversation: str) -> list[Turn]:
     """The turns of a conversation that a crash cut off, oldest first (each with its delivery id)."""
     return [_turn.validate_json(i.payload) for i in await engine.inbox.items(conversation, ("interrupted",))]
 
 
-async def run_item(engine: Engine, item: InboxItem) -> list[Outcome]:
+async def run_item(engine: Core, item: InboxItem) -> list[Outcome]:
     """Run a recorded turn that has not completed; it is marked done or failed as it ends."""
     original = _turn.validate_json(item.payload)
     thread = await engine.conversations.thread_id(item.conversation)
@@ -82,7 +80,7 @@ async def run_item(engine: Engine, item: InboxItem) -> list[Outcome]:
     return await run_control(engine, original, recorded=item.id)
 
 
-async def run_held(engine: Engine, conversation: str) -> list[Outcome]:
+async def run_held(engine: Core, conversation: str) -> list[Outcome]:
     """Run the messages held for a decision, once none is pending; stop at a new question or a failure."""
     outcomes: list[Outcome] = []
     while held := await engine.inbox.items(conversation, ("deferred",), limit=1):  # cheap: usually none
