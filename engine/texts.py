@@ -393,6 +393,13 @@ def model_timeout(timeout_s: float) -> str:
     )
 
 
+def answered_without_model(lang: str) -> str:
+    """Before an answer code wrote alone because the model did not answer (what was asked, computed by code)."""
+    if lang == "ko":
+        return "언어 모델이 응답하지 않아, 물어보신 값을 코드로 계산해 바로 드려요:"
+    return "The language model did not answer, so here is what you asked, computed by code:"
+
+
 def model_unreachable(host: str) -> str:
     return (
         f"I can't reach the language model at {host}. Start Ollama "

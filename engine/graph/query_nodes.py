@@ -27,6 +27,7 @@ from engine.agents.schemas import AnalyzerOutput, Gap, PlannerOutput
 from engine.agents.budget import PROMPT_BUDGET, tokens
 from engine.agents.synthesizer import synthesize, system_prompt, user_prompt
 from engine.domains.registry import ActiveDomainContext
+from engine.errors import ModelFailed, ModelMissing, ModelTimeout, ModelUnreachable
 from engine.facts import Fact, compute_facts, facts_text
 from engine.graph.deps import Deps
 from engine.graph.routes import expansion_requests, loaded_domains, user_only_gaps
@@ -271,7 +272,16 @@ class QueryNodes:
         offered = offer(
             table, self._must(state), shape, max(PROMPT_BUDGET - base - REPLY_ROOM, MIN_VALUES), lists=lists
         )
-        out = await synthesize(self.d.llm, ctx, state["text"], offered, responses, notes, feedback, lang, shown)
+        try:
+            out = await synthesize(self.d.llm, ctx, state["text"], offered, responses, notes, feedback, lang, shown)
+        except (ModelUnreachable, ModelTimeout, ModelMissing, ModelFailed) as exc:
+            if not self._must(state):
+                raise
+            # Code read what was asked and computed the answer: the person gets it without the model,
+            # told why there is nothing more (FINISH states code's claims alone).
+            log.warning("synthesize.model_down", error=type(exc).__name__)
+            return {"draft": None, "answered_by_code": False, **emit(state, Notice(
+                text=texts.answered_without_model(lang), code="model_down"))}
         out.offered = [r.id for r in offered.refs]
         return {"draft": dump(out), "answered_by_code": False}
 

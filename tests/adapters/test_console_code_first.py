@@ -78,3 +78,18 @@ async def test_a_second_export_of_the_day_keeps_the_first(
     assert len(files) == 2 and files[1] == files[0].replace(".json", "-2.json"), files
     first, second = (len((folder / f).read_text(encoding="utf-8")) for f in files)
     assert first < second  # the first holds one entry, the second two
+
+
+async def test_a_question_code_reads_is_answered_with_the_model_down(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    """Before: "I can't reach the language model" for a question code had already read and computed.
+    Now the facts that answer it come, written by code, with a line saying why there is nothing more."""
+    fake.stop()
+    out = io.StringIO()
+    async with open_engine() as engine:
+        lines = "bench 55kg 10x5\nwhat is my heaviest bench?\n최근 2주 동안 벤치 몇 번 했어?\n"
+        await ConsoleChat(engine, "kim", stdin=io.StringIO(lines), stdout=out).run()
+    shown = out.getvalue()
+    assert "The language model did not answer, so here is what you asked, computed by code:" in shown
+    assert "Heaviest completed set of bench press, all time: 55 kg × 10 (" in shown
+    assert "언어 모델이 응답하지 않아" in shown and "벤치프레스 세션 수" in shown
+    assert "can't reach" not in shown
