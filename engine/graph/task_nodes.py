@@ -52,6 +52,7 @@ from engine.tasks.formation import Round, check_ops, confidence, gate, patch_id_
 from engine.tasks.said import Said, not_yet_asked
 from engine.tasks.values import article_values_once, formation_table, subjects_of, window
 from engine.tasks.wording import wording_problems, worded
+from engine.tasks import texts as plan_texts
 
 log = structlog.get_logger("engine.tasks")
 MAX_TASK_QUESTIONS_ROUNDS = 2
@@ -120,13 +121,13 @@ class TaskNodes:
         said = Said.of(state["text"], today, state.get("answers", []))
         answers = "\n".join(f"{r.question} -> {r.answer}" for r in said.replies)
         previous_task = state.get("task") or {}
-        previous = texts.plan_text(TaskSheet.model_validate(previous_task)) if previous_task.get("kind") == "task_sheet" else ""
+        previous = plan_texts.plan_text(TaskSheet.model_validate(previous_task)) if previous_task.get("kind") == "task_sheet" else ""
         request_terms = ctx.vocabulary.terms(state["text"])
         lang = language_of(state["text"])
         # max_time_ms bounds the whole loop: a model call still running at the budget is cancelled.
         deadline = time.monotonic() + budget.max_time_ms / 1000
         rounds: list[Round] = []
-        problems = [texts.denied(claim) for claim in said.denied]
+        problems = [plan_texts.denied(claim) for claim in said.denied]
         asked: Prompt | None = None
         result: dict[str, Any] = {}
         chunks = await self._articles(state, domain, ctx)
@@ -159,7 +160,7 @@ class TaskNodes:
                 log.warning("task.out_of_time", attempt=attempt + 1, budget_ms=budget.max_time_ms)
                 break
             if out.next_step == "no_task":
-                reply = Answer(text=texts.nothing_to_plan(out.reasoning))
+                reply = Answer(text=plan_texts.nothing_to_plan(out.reasoning))
                 return {"task": None, "ask": None, **emit(state, reply)}
             given = Given(table, state["text"], logged_amounts(logged_values(entries, facts)), lang,
                           names_for(table, ctx, lang))
@@ -172,7 +173,7 @@ class TaskNodes:
             evidence = [*check.evidence, *claims]
             conf = confidence(evidence) if not (check.problems or check.refused) else 0.0
             wording = wording_problems(out, table, state["text"])
-            denied = [texts.denied(e.claim) for e in claims if e.notes == texts.YOU_DENIED]
+            denied = [plan_texts.denied(e.claim) for e in claims if e.notes == plan_texts.YOU_DENIED]
             problems = [*check.problems, *check.refused, *check.needs_user, *wording, *denied]
             passed = gate(conf, evidence, check, policy.confidence_threshold)
             await self._event(
@@ -187,7 +188,7 @@ class TaskNodes:
             if time.monotonic() > deadline or stagnated(rounds, budget.delta_min):
                 break
         if not result:
-            reply = Answer(text=texts.planning_out_of_time(budget.max_time_ms / 1000), partial=True)
+            reply = Answer(text=plan_texts.planning_out_of_time(budget.max_time_ms / 1000), partial=True)
             return {"task": None, "ask": None, **emit(state, reply)}
         return await self._decide(state, domain, result)
 
@@ -206,7 +207,7 @@ class TaskNodes:
             patch = Patch(patch_id=patch_id_for(state["turn_id"], state.get("revisions", 0), check.ops), ops=check.ops)
             sheet = TaskSheet(
                 **base, assumptions=[e.claim for e in evidence], evidence=evidence, patch=patch, confidence=conf,
-                note=texts.PLAN_WORDING_LEFT_OUT if shown.left_out else "",
+                note=plan_texts.PLAN_WORDING_LEFT_OUT if shown.left_out else "",
             )
             await self._event(
                 state, "PLAN_APPROVAL_REQUIRED", f"{len(patch.ops)} changes, confidence {conf:.2f}: {sheet.goal[:120]}"
@@ -218,8 +219,8 @@ class TaskNodes:
         questions = questions or [AskQuestion(text=q, gap=q) for q in not_yet_asked(said, check.needs_user)]
         if not questions and stateful:
             # Confirming a claim matters only when something would change; a yes or a no answers it.
-            unsure = [texts.is_it_right(e.claim) for e in evidence if e.critical and e.status != "validated"]
-            options = list(texts.CONFIRM_OPTIONS)
+            unsure = [plan_texts.is_it_right(e.claim) for e in evidence if e.critical and e.status != "validated"]
+            options = list(plan_texts.CONFIRM_OPTIONS)
             questions = [AskQuestion(text=q, options=options, gap=q) for q in not_yet_asked(said, unsure)[:3]]
         can_ask = (
             "ask_user" in domain.interaction_tools
@@ -229,7 +230,7 @@ class TaskNodes:
         )
         if not r["passed"] and questions and can_ask:
             payload = interrupts.ask(
-                questions, why=texts.TASK_ASK_WHY, if_declined=texts.TASK_DECLINE_FALLBACK, asked_by=state["user"]
+                questions, why=plan_texts.TASK_ASK_WHY, if_declined=plan_texts.TASK_DECLINE_FALLBACK, asked_by=state["user"]
             )
             await self._event(state, "CLARIFY", "; ".join(q.text for q in questions[:3]))
             return {
@@ -241,15 +242,15 @@ class TaskNodes:
         # …or show it as a WorkPlan: nothing is stored.
         note = ""
         if check.refused:
-            note = texts.not_done(check.refused)
+            note = plan_texts.not_done(check.refused)
         elif stateful or check.problems or check.needs_user:
             unsure = [e.claim for e in evidence if e.critical and e.status != "validated"] + check.problems + check.needs_user
-            note = texts.plan_only(unsure)
+            note = plan_texts.plan_only(unsure)
         if shown.left_out:
-            note = f"{note} {texts.PLAN_WORDING_LEFT_OUT}".strip()
+            note = f"{note} {plan_texts.PLAN_WORDING_LEFT_OUT}".strip()
         plan = WorkPlan(**base, note=note)
         citations = [s for e in evidence for s in e.sources][:10]
-        answer = Answer(text=texts.plan_text(plan), citations=citations, partial=bool(note))
+        answer = Answer(text=plan_texts.plan_text(plan), citations=citations, partial=bool(note))
         return {"task": dump(plan), "ask": None, **emit(state, answer)}
 
     async def approval(self, state: State) -> dict[str, Any]:
@@ -257,7 +258,7 @@ class TaskNodes:
         payload = ApprovalPayload(
             title=sheet.goal,
             plan=dump(sheet),
-            summary=texts.plan_text(sheet, with_goal=False),
+            summary=plan_texts.plan_text(sheet, with_goal=False),
             confidence=sheet.confidence,
             evidence=[s for e in sheet.evidence for s in e.sources][: interrupts.MAX_EVIDENCE],
             asked_by=state["user"],
@@ -269,10 +270,10 @@ class TaskNodes:
             revisions = state.get("revisions", 0) + 1
             update.update(revision_feedback=reply.feedback.strip()[:1000], revisions=revisions)
             if revisions > self._domain(state).attempt_budget.max_attempts:
-                notice = Notice(text=texts.TOO_MANY_REVISIONS, code="revisions")
+                notice = Notice(text=plan_texts.TOO_MANY_REVISIONS, code="revisions")
                 update.update(decision="too_many", **emit(state, notice))
         elif decision == "cancel":
-            update.update(emit(state, Notice(text=texts.PLAN_CANCELLED, code="cancelled")))
+            update.update(emit(state, Notice(text=plan_texts.PLAN_CANCELLED, code="cancelled")))
         return update
 
     async def record_decision(self, state: State) -> dict[str, Any]:
@@ -290,10 +291,10 @@ class TaskNodes:
             await self._event(state, "COMMITTED", f"{sheet.patch.patch_id}: {len(result.lines)} changes")
         if not result.changed:
             # Said only when something changed: a correction that matched no set is reported as such.
-            return emit(state, Notice(text=texts.nothing_changed(result.unchanged), code="unchanged"))
+            return emit(state, Notice(text=plan_texts.nothing_changed(result.unchanged), code="unchanged"))
         created = await self.d.entries.by_ids(state["user"], result.created)
         goal_lines = [line for line in result.lines if line.startswith("goal (")]
-        done = Notice(text=texts.committed(goal_lines), code="committed")
+        done = Notice(text=plan_texts.committed(goal_lines), code="committed")
         if not created:
             return emit(state, done)
         corrects = any(op.op == "correct_entry" for op in sheet.patch.ops)

@@ -16,10 +16,10 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine import texts
 from engine.query.grounding import check_text
 from engine.query.references import REF, RefKind, RefTable
 from engine.query.render import Language, render_text
+from engine.tasks import texts as plan_texts
 
 UNITS: dict[str, tuple[str, ...]] = {
     "kg": ("kg", "kgs", "kilo", "kilos", "kilogram", "kilograms", "키로", "킬로", "킬로그램"),
@@ -127,15 +127,15 @@ class Given:
         free = REF.sub(lambda m: " " * len(m.group()), text)
         asked = {month for month, *_ in _months(self.request)}
         months = _months(free)
-        problems = [texts.month_not_asked(what, written) for month, _, _, written in months if month not in asked]
+        problems = [plan_texts.month_not_asked(what, written) for month, _, _, written in months if month not in asked]
         found = [a for a in amounts(free) if not any(s <= a.start < e for _, s, e, _ in months)]
-        problems += [texts.not_given(what, a.text) for a in found if not self._allowed(a)]
+        problems += [plan_texts.not_given(what, a.text) for a in found if not self._allowed(a)]
         # What the amounts do not cover: number words, dates, ids that do not exist.
         report = check_text(_blank(text, [(a.start, a.end) for a in found] + [(s, e) for _, s, e, _ in months]),
                             self.table, kinds=_TEXT_KINDS)
-        problems += [texts.not_given(what, n) for n in report.numbers]
+        problems += [plan_texts.not_given(what, n) for n in report.numbers]
         if report.unknown:
-            problems.append(texts.unknown_ids(what, report.unknown))
+            problems.append(plan_texts.unknown_ids(what, report.unknown))
         return problems
 
     def rendered(self, text: str) -> str:

@@ -36,7 +36,6 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from engine import texts
 from engine.domains.registry import ActiveDomainContext
 from engine.entries.model import Entry
 from engine.facts import Fact
@@ -48,6 +47,7 @@ from engine.query.render import render_text
 from engine.tasks.logged import CONFLICT_KINDS, Quantity, entry_citation, entry_values, fact_values, matches, numbers_in
 from engine.tasks.model import Evidence, EvidenceStatus
 from engine.tasks.said import Said, person_cited
+from engine.tasks import texts as plan_texts
 
 _ORDER: dict[EvidenceStatus, int] = {"validated": 2, "unresolved": 1, "conflicting": 0}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -106,7 +106,7 @@ def check_evidence(
             yes = reply.verdict == "yes"
             out.append(Evidence(claim=claim, status="validated" if yes else "conflicting", critical=a.critical,
                                 sources=[said.reply_source(reply, now)],
-                                notes=texts.YOU_CONFIRMED if yes else texts.YOU_DENIED))
+                                notes=plan_texts.YOU_CONFIRMED if yes else plan_texts.YOU_DENIED))
             continue
         named = {t for t in ctx.vocabulary.terms(claim) if t in logged or t in exercises}
         about = named or {s.strip().lower() for s in subjects}
@@ -162,7 +162,7 @@ def _from_their_word(
     # A number they did not write, in a claim about what they wrote: theirs says otherwise.
     written = [r.text for r, (_, _, kind) in own if kind and kind in {q[2] for q in rest}]
     if written:
-        return "conflicting", cited[:3], texts.you_wrote_otherwise(list(dict.fromkeys(written)))
+        return "conflicting", cited[:3], plan_texts.you_wrote_otherwise(list(dict.fromkeys(written)))
     status, sources, notes = _judge(rest, named, about, "", None, by_day, table, entries, facts, now)
     return status, [*cited, *sources][:3], notes
 
@@ -186,7 +186,7 @@ def _judge(
         in_line = {q for q, _, _ in numbers_in(ref.text)}
         if all(q in in_line for q, _, _ in quantities):
             return "validated", [line], ""
-        return "unresolved", [line], texts.NOT_IN_LOG
+        return "unresolved", [line], plan_texts.NOT_IN_LOG
     if quantities:
         from_log, computed = entry_values(entries, about, now), fact_values(facts, about, now)
         pool = [*from_log, *computed]
@@ -197,10 +197,10 @@ def _judge(
         # What the log says instead: the latest logged value of that unit, else a computed one.
         against = [v for v in from_log if v.kind in kinds] or [v for v in computed if v.kind in kinds]
         if against:
-            return "conflicting", [against[-1].source], texts.log_shows(against[-1].where)
-        return "unresolved", [], texts.NOT_IN_LOG
+            return "conflicting", [against[-1].source], plan_texts.log_shows(against[-1].where)
+        return "unresolved", [], plan_texts.NOT_IN_LOG
     if source.lower() in ("domain", *{r.key for r in table.of("rule")}) or source.lower().startswith("domain"):
-        return "unresolved", [], texts.NO_LINE_NAMED
+        return "unresolved", [], plan_texts.NO_LINE_NAMED
     cited: list[Entry] = []
     if ref is not None and ref.kind == "entry":
         cited = [e for e in entries if e.entry_id == ref.key]
@@ -210,13 +210,13 @@ def _judge(
         logged = {str(x.get("name") or "").lower() for e in cited for x in e.data.get("exercises") or ()}
         if not named or named & logged:
             return "validated", [entry_citation(e, now) for e in cited[:3]], ""
-        return "unresolved", [entry_citation(e, now) for e in cited[:3]], texts.NOT_IN_LOG
+        return "unresolved", [entry_citation(e, now) for e in cited[:3]], plan_texts.NOT_IN_LOG
     if ref is not None and ref.kind == "fact":
         fact = next((f for f in facts if f.key == ref.key), None)
         if fact is not None:
             return "validated", [Citation(title=f"{fact.label}: {fact.display}", ref=f"fact:{fact.key}",
                                           retrieved_at=now, on=fact.on)], ""
-    return "unresolved", [], texts.NOT_IN_LOG
+    return "unresolved", [], plan_texts.NOT_IN_LOG
 
 
 def _from_article(
@@ -224,9 +224,9 @@ def _from_article(
 ) -> tuple[EvidenceStatus, list[Citation], str]:
     article = source_of(table, ref)
     if article is None:
-        return "unresolved", [], texts.NOT_IN_LOG
+        return "unresolved", [], plan_texts.NOT_IN_LOG
     cite = Citation(title=article.text, ref=f"article:{article.key}", url=article.url, retrieved_at=now)
     stated = {q for value in values_of(table, article) for q, _, _ in numbers_in(value.text)}
     if all(q in stated for q, _, _ in quantities):
         return "validated", [cite], ""
-    return "unresolved", [cite], texts.NOT_IN_ARTICLE
+    return "unresolved", [cite], plan_texts.NOT_IN_ARTICLE

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from engine import texts
 from engine.outcomes import Citation
 from engine.tasks.amounts import Given
 from engine.tasks.model import Evidence, PatchOp
@@ -23,6 +22,7 @@ from engine.domains.model import Domain
 from engine.domains.registry import ActiveDomainContext
 from engine.entries.corrections import Correction, correct, read_value
 from engine.entries.model import Entry
+from engine.tasks import texts as plan_texts
 
 STATUS_WEIGHT = {"validated": 1.0, "unresolved": 0.4, "conflicting": 0.0}
 
@@ -170,7 +170,7 @@ def check_ops(
                 continue
             logged = unit_logged(entries, exercise)
             if given is not None and p.weight is not None and p.unit and logged and not same_unit(p.unit, logged):
-                out.problems.append(texts.unit_not_logged(exercise or "it", p.unit, logged))
+                out.problems.append(plan_texts.unit_not_logged(exercise or "it", p.unit, logged))
                 continue
             out.ops.append(
                 PatchOp(
@@ -194,7 +194,7 @@ def check_ops(
                 out.problems.append(f"I can correct weight, reps or sets with a number, not “{p.field} = {p.new_value}”")
                 continue
             if given is not None and not given.value_given(p.new_value, fld):
-                out.problems.append(texts.not_given("correct_entry new_value", str(p.new_value).strip()))
+                out.problems.append(plan_texts.not_given("correct_entry new_value", str(p.new_value).strip()))
                 continue
             found = find_correction_target(entries, exercise, fld, p.old_value, p.new_value)
             if found is None:

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Literal
 
-from engine import texts
 from engine.agents.context import ClarificationItem
 from engine.outcomes import Citation
 from engine.query.references import Ref
+from engine.tasks import texts as plan_texts
 
 Verdict = Literal["yes", "no", ""]
 
@@ -41,7 +41,7 @@ PERSON_SOURCES = frozenset({"you", "user", "person", "request", "the request", "
 _EDGES = ".,!?~…。:;-–—\"'“”‘’() "
 _WORD = re.compile(r"[\w']+")
 _NUMBER = re.compile(r"\d")
-_BEFORE, _AFTER = texts.is_it_right("\x00").split("\x00")
+_BEFORE, _AFTER = plan_texts.is_it_right("\x00").split("\x00")
 """The confirmation question around its claim, read back from the text that writes it."""
 
 
@@ -114,11 +114,11 @@ class Said:
 
     def request_source(self, now: datetime) -> Citation:
         words = self.request if len(self.request) <= 120 else self.request[:119] + "…"
-        return Citation(title=texts.you_wrote(self.on, words), ref="you:request", retrieved_at=now, on=self.on)
+        return Citation(title=plan_texts.you_wrote(self.on, words), ref="you:request", retrieved_at=now, on=self.on)
 
     def reply_source(self, reply: Reply, now: datetime) -> Citation:
         n = self.replies.index(reply) + 1 if reply in self.replies else 0
-        return Citation(title=texts.you_answered(self.on, reply.answer, reply.question), ref=f"you:answer:{n}",
+        return Citation(title=plan_texts.you_answered(self.on, reply.answer, reply.question), ref=f"you:answer:{n}",
                         retrieved_at=now, on=self.on)
 
     def source_of(self, ref: Ref, now: datetime) -> Citation:
