@@ -54,9 +54,9 @@ FLOORS: list[tuple[str, ...]] = [
     ("engine.importers",),
     # 9. The graph, and the machinery around it: admission, controls, runtime.
     ("engine.graph", "engine.admission", "engine.controls", "engine.runtime"),
-    # 10. Assembly, then the engine and its public API.
+    # 10. Assembly, then the engine, the logbook (the offline front door) and the public API.
     ("engine.assembly",),
-    ("engine.engine", "engine"),
+    ("engine.engine", "engine.logbook", "engine"),
 ]
 
 KNOWN: set[tuple[str, str]] = {
