@@ -65,6 +65,13 @@ KNOWN: set[tuple[str, str]] = {
     ("engine.store.bouts", "engine.facts.bouts"),
 }
 
+BOT_DOORS = ("engine", "engine.config", "engine.logbook")
+"""What bot/ may import of the engine: the front doors (``Engine``, ``Logbook`` and their types), the settings."""
+BOT_KNOWN: set[tuple[str, str]] = {
+    # The doctor shows the model's address without its credentials.
+    ("bot.doctor", "engine.language.text"),
+}
+
 PLATFORM_LIBRARIES = ("telegram", "slack_bolt", "slack_sdk")
 ADAPTERS = ("adapters.telegram", "adapters.slack", "adapters.console")
 
@@ -146,6 +153,14 @@ def test_adapters_import_the_engine_api_and_no_other_adapter() -> None:
         if source.startswith("adapters.common") and (other is not None or top in PLATFORM_LIBRARIES):
             bad.append((source, target))  # common is shared, so it holds no platform
     assert not bad, bad
+
+
+def test_bot_imports_the_engine_front_doors_only() -> None:
+    inner = {(s, t) for s, t in imports("bot") if t.split(".")[0] == "engine" and t not in BOT_DOORS}
+    assert not inner - BOT_KNOWN, "bot/ reaches inside the engine (use engine.Engine or engine.Logbook):\n" + "\n".join(
+        f"{s} -> {t}" for s, t in sorted(inner - BOT_KNOWN)
+    )
+    assert not BOT_KNOWN - inner, f"fixed, so delete from BOT_KNOWN: {sorted(BOT_KNOWN - inner)}"
 
 
 def test_every_engine_module_is_on_a_floor() -> None:
