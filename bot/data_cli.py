@@ -5,11 +5,10 @@ and exports): settings, a progress line on a terminal, the report, exit
 codes. No model is called. Without an app name the file's header says which
 app wrote it. The file is never held whole: it is read once to check it and
 to find where each workout ends, then again a workout at a time, each batch of
-workouts stored in one transaction. Every row
-left out is counted, the first ones listed by line with their reason, and every
-workout another import already holds (notes, another app) is counted. Exit
-codes: 0 done (left-out rows are reported, not fatal), 2 the file or the
-settings cannot be used.
+workouts stored in one transaction. Every row left out is counted, the first
+ones listed by line with their reason, and every workout another import
+already holds (notes, another app) is counted. Exit codes: 0 done (left-out
+rows are reported, not fatal), 2 the file or the settings cannot be used.
 """
 
 from __future__ import annotations

@@ -117,7 +117,11 @@ class Logbook:
 
     def context(self, domains: Sequence[str] | None) -> ActiveDomainContext:
         """The named domains read together (all of them when None), in the order given."""
-        return DomainSelector(self.registry).build_active_context(self.registry.names if domains is None else domains)
+        return self._selector.build_active_context(self.registry.names if domains is None else domains)
+
+    @cached_property
+    def _selector(self) -> DomainSelector:
+        return DomainSelector(self.registry)  # it keeps each combination's context
 
     @cached_property
     def _namer(self) -> ExerciseNamer:
