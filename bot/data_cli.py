@@ -1,15 +1,14 @@
 """``python -m bot import [strong|hevy|fitnotes] FILE --user KEY`` and ``python -m bot export --user KEY``.
 
-The command-line side of :mod:`engine.importers` and :mod:`engine.entries.export`:
-settings, the database, a progress line on a terminal, the report, exit
+The command-line side of the engine's :class:`~engine.Logbook` (its imports
+and exports): settings, a progress line on a terminal, the report, exit
 codes. No model is called. Without an app name the file's header says which
 app wrote it. The file is never held whole: it is read once to check it and
 to find where each workout ends, then again a workout at a time, each batch of
-workouts stored in one transaction (:mod:`engine.importers.files`). Every row
-left out is counted, the first ones listed by line with their reason, and every
-workout another import already holds (notes, another app) is counted. Exit
-codes: 0 done (left-out rows are reported, not fatal), 2 the file or the
-settings cannot be used.
+workouts stored in one transaction. Every row left out is counted, the first
+ones listed by line with their reason, and every workout another import
+already holds (notes, another app) is counted. Exit codes: 0 done (left-out
+rows are reported, not fatal), 2 the file or the settings cannot be used.
 """
 
 from __future__ import annotations
@@ -25,11 +24,7 @@ from bot.config import Settings, fail, load_settings
 from bot.progress import Progress
 
 if TYPE_CHECKING:
-    from engine.entries.model import Entry
-    from engine.importers import StoreReport
-    from engine.importers.common import LeftOut, WeightUnit, WorkoutReader
-    from engine.importers.files import ScannedExport
-    from engine.importers.strong import ExerciseNamer
+    from engine.logbook import LeftOut, WeightUnit
 
 MAX_LISTED = 20
 
@@ -112,39 +107,36 @@ def _plural(n: int, word: str) -> str:
 
 
 def run_import(settings: Settings, file: Path, *, user: str, unit: str, app: str = "auto") -> int:
-    from engine.domains.registry import DomainFileError, DomainRegistry
-    from engine.importers import APPS, detect
-    from engine.importers.common import APP_TITLES, ImportFormatError
-    from engine.importers.files import open_export, scan
-    from engine.importers.overlap import sources_text
-    from engine.importers.strong import ExerciseNamer
-    from engine.store.db import DataDirError
+    from engine import DataDirError, DomainFileError, ImportFormatError, Logbook
 
-    if app != "auto" and app not in APPS:
+    if app != "auto" and app not in Logbook.APPS:
         fail(f"import takes strong, hevy or fitnotes (or nothing, to tell by the file), not {app!r}")
     try:
-        export = open_export(file)  # its first bytes: the encodings it may be in, and its header
+        export = Logbook.open_export(file)  # its first bytes: the encodings it may be in, and its header
     except OSError as exc:
         fail(f"cannot read {file}: {exc.strerror or exc}")
     except ImportFormatError as exc:
         fail(f"{file}: {exc}")
     try:
-        registry = DomainRegistry.load(settings.domains_dir)
+        logbook = Logbook.open(settings.engine_config())
     except DomainFileError as exc:
         fail(str(exc))
-    namer = ExerciseNamer.from_registry(registry)
     default_unit: WeightUnit = "lb" if unit == "lb" else "kg"
     progress = Progress(sys.stderr)
     try:
-        found = detect(export.head) if app == "auto" else next(a for a in APPS if a == app)
-        if found is None:
-            fail(f"{file}: not an export of Strong, Hevy or FitNotes that I know; name the app: import strong|hevy|fitnotes FILE")
         # The first pass reads the whole file (every row checked for where its workout ends) and stores nothing.
-        scanned = scan(
-            export, found, namer=namer, default_unit=default_unit,
-            progress=lambda done, total: progress.show("reading", done, total),
+        scanned = logbook.scan_export(
+            export, app, unit=default_unit, progress=lambda done, total: progress.show("reading", done, total)
+        )
+        if scanned is None:
+            fail(f"{file}: not an export of Strong, Hevy or FitNotes that I know; name the app: import strong|hevy|fitnotes FILE")
+        # The second pass: the file's workouts read, built and stored a batch (one transaction) at a time.
+        outcome = asyncio.run(
+            logbook.import_workouts(
+                user, scanned, unit=default_unit, keep=MAX_LISTED,
+                progress=lambda done, total: progress.show("importing", done, total),
+            )
         )  # fmt: skip
-        outcome = asyncio.run(_store(settings, user, scanned, namer, default_unit, progress))
     except ImportFormatError as exc:
         progress.clear()
         fail(f"{file}: {exc}")
@@ -156,15 +148,14 @@ def run_import(settings: Settings, file: Path, *, user: str, unit: str, app: str
         fail(str(exc))
     progress.clear()
 
-    report, read = outcome
-    title = APP_TITLES[scanned.app]
+    report, read, title = outcome.report, outcome.read, outcome.title
     line = f"{file.name}: {_plural(report.added, 'workout')} imported for {user}, {report.present} already present"
     if report.updated:
         line += f", {report.updated} updated (changed in {title} since the last import)"
     print(line)
     if report.duplicates:
         n = sum(report.duplicates.values())
-        print(f"skipped {_plural(n, 'workout')} already imported from {sources_text(report.duplicates)}")
+        print(f"skipped {_plural(n, 'workout')} already imported from {report.duplicates_text()}")
     n = read.ignored.count
     _listed(f"ignored {n} {'row that records' if n == 1 else 'rows that record'} no set:", read.ignored)
     _listed(f"skipped {_plural(read.problems.count, 'row')}:", read.problems)
@@ -183,45 +174,18 @@ def _listed(title: str, rows: LeftOut) -> None:
         print(f"  … and {rows.count - MAX_LISTED} more")
 
 
-async def _store(
-    settings: Settings,
-    user: str,
-    scanned: ScannedExport,
-    namer: ExerciseNamer,
-    default_unit: WeightUnit,
-    progress: Progress,
-) -> tuple[StoreReport, WorkoutReader]:
-    """The second pass: the file's workouts read, built and stored a batch (one transaction) at a time."""
-    from engine.importers import store_workouts
-    from engine.importers.files import read_export
-    from engine.store.db import Database
-
-    db = await Database.open(settings.engine_config().entries_db)
-    try:
-        with read_export(scanned, user_key=user, namer=namer, default_unit=default_unit, keep=MAX_LISTED) as read:
-            # Rows read so far are done: stored, or left out and reported.
-            report = await store_workouts(
-                db, user, read, progress=lambda _: progress.show("importing", read.rows, scanned.rows)
-            )
-        return report, read
-    finally:
-        await db.close()
-
-
 def run_export(settings: Settings, *, user: str, fmt: str | None, output: Path | None) -> int:
-    from engine.entries.export import ExportFormat, render
-    from engine.entries.strong_format import strong_left_out
-    from engine.store.db import DataDirError
+    from engine import DataDirError, Logbook
 
-    chosen: ExportFormat = "json" if fmt == "json" else "strong" if fmt == "strong" else "csv"
+    chosen = "json" if fmt == "json" else "strong" if fmt == "strong" else "csv"
     if fmt is None and output is not None and output.suffix.lower() == ".json":
         chosen = "json"
     try:
-        entries = asyncio.run(_read(settings, user))
+        exported = asyncio.run(Logbook(settings.engine_config()).export(user, chosen))
     except DataDirError as exc:
         fail(str(exc))
-    text = render(entries, chosen)
-    if chosen == "strong" and (left := strong_left_out(entries)):
+    text = exported.text
+    if chosen == "strong" and (left := exported.left_out):
         what = "entry" if left == 1 else "entries"
         print(f"left out {left} {what} Strong's format cannot hold (planned, meals, notes)", file=sys.stderr)
     if output is None:
@@ -233,23 +197,8 @@ def run_export(settings: Settings, *, user: str, fmt: str | None, output: Path |
             output.write_text(text, encoding="utf-8", newline="")
         except OSError as exc:
             fail(f"cannot write {output}: {exc.strerror or exc}")
-        count = f"{len(entries)} {'entry' if len(entries) == 1 else 'entries'}"
+        count = f"{exported.entries} {'entry' if exported.entries == 1 else 'entries'}"
         print(f"wrote {count} of {user} to {output}", file=sys.stderr)
-    if not entries:
+    if not exported.entries:
         print(f"no entries for {user}", file=sys.stderr)
     return 0
-
-
-async def _read(settings: Settings, user: str) -> list[Entry]:
-    from engine.entries.export import all_entries
-    from engine.store.db import Database
-    from engine.store.entries import EntryStore
-
-    path = settings.engine_config().entries_db
-    if not path.exists():
-        return []
-    db = await Database.open(path)
-    try:
-        return await all_entries(EntryStore(db), user)
-    finally:
-        await db.close()

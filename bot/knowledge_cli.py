@@ -1,6 +1,6 @@
 """``python -m bot ingest PATH [--domain D]`` and ``python -m bot retrieve "query" [--depth N] [--domain D]``.
 
-The command-line side of :mod:`engine.knowledge`: settings, a progress bar on
+The command-line side of the knowledge base (through :class:`~engine.Logbook`): settings, a progress bar on
 a terminal (without one, a line every few seconds), the report. No chat model
 is called (embeddings come from the built-in model, or from Ollama with
 ``EMBEDDING_BACKEND=ollama``). Exit codes:
@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 from bot.config import Settings, fail, load_settings
 
 if TYPE_CHECKING:
-    from engine.knowledge import Chunk, ExpansionResult, IngestReport, KnowledgeBase
+    from engine import Logbook
+    from engine.logbook import Chunk, ExpansionResult, IngestReport, KnowledgeBase
 
 MAX_LISTED = 20
 SNIPPET = 220
@@ -57,26 +58,25 @@ def add_commands(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``ingest`` or ``retrieve``; returns the exit code."""
-    from engine.domains.registry import DomainFileError, DomainRegistry
-    from engine.knowledge.terms import query_keywords
+    from engine import DomainFileError, Logbook
 
     settings = load_settings()
     _quiet_logs(settings)
     try:
-        registry = DomainRegistry.load(settings.domains_dir)
+        logbook = Logbook.open(settings.engine_config(), knowledge=settings.knowledge_config())
     except DomainFileError as exc:
         fail(str(exc))
-    known = registry.names
+    known = logbook.domain_names
     domains = [args.domain] if isinstance(args.domain, str) else list(args.domain or [])
     unknown = [d for d in domains if d not in known]
     if unknown:
         fail(f"unknown domain {unknown[0]!r}; known: {', '.join(known)}")
     if args.mode == "ingest" and not args.path.exists():
         fail(f"cannot read {args.path}: no such file or folder")
-    with _knowledge(settings) as kb:
+    with _knowledge(logbook) as kb:
         if args.mode == "ingest":
             return run_ingest(kb, args.path, domain=args.domain, known=known)
-        keywords = query_keywords(registry, args.query, domains or None)
+        keywords = logbook.keywords(args.query, domains or None)
         return run_retrieve(kb, args.query, depth=args.depth, domains=domains, top_k=args.top_k, keywords=keywords)
 
 
@@ -87,11 +87,11 @@ def _quiet_logs(settings: Settings) -> None:
 
 
 @contextmanager
-def _knowledge(settings: Settings) -> Iterator[KnowledgeBase]:
-    from engine.knowledge import EmbeddingError, KnowledgeBase, KnowledgeStoreError
+def _knowledge(logbook: Logbook) -> Iterator[KnowledgeBase]:
+    from engine import EmbeddingError, KnowledgeStoreError
 
     try:
-        kb = KnowledgeBase.open(settings.knowledge_config())
+        kb = logbook.open_knowledge()
     except KnowledgeStoreError as exc:
         fail(str(exc))
     try:

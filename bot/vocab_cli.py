@@ -25,8 +25,7 @@ from zoneinfo import ZoneInfo
 from bot.config import Settings, fail, load_settings
 
 if TYPE_CHECKING:
-    from engine.domains.registry import ActiveDomainContext, DomainRegistry
-    from engine.entries.model import Entry
+    from engine import Logbook
 
 # Domains in the order a question is read when no Router picks them: strength
 # first, so its spellings win the few words two domains share.
@@ -64,63 +63,46 @@ def run(args: argparse.Namespace) -> int:
     from bot.logs import configure_logging
 
     configure_logging(settings.log_format, "WARNING", settings.secrets(), stream=sys.stderr)
-    registry = _registry(settings)
+    logbook = _logbook(settings)
     if args.mode == "vocab":
-        return _unknown(settings, registry, args.user, as_json=args.json)
+        return _unknown(logbook, args.user, as_json=args.json)
     today = args.today or datetime.now(ZoneInfo(settings.default_timezone)).date()
     names = [n.strip() for n in args.domains.split(",")] if args.domains else None
-    return _search(settings, registry, args.question, args.user, today, names, as_json=args.json)
+    return _search(logbook, args.question, args.user, today, names, as_json=args.json)
 
 
-def _registry(settings: Settings) -> DomainRegistry:
-    from engine.domains.registry import DomainFileError, DomainRegistry
+def _logbook(settings: Settings) -> Logbook:
+    from engine import DomainFileError, Logbook
 
     try:
-        return DomainRegistry.load(settings.domains_dir)
+        return Logbook.open(settings.engine_config())
     except DomainFileError as exc:
         fail(str(exc))
 
 
-def _context(registry: DomainRegistry, names: list[str] | None) -> ActiveDomainContext:
-    from engine.domains.registry import DomainSelector
-
+def _domains(logbook: Logbook, names: list[str] | None) -> list[str]:
+    """The domains to read in, in order (every one when ``names`` is None)."""
+    registry = logbook.registry
     if names is None:
         names = [n for n in DOMAIN_ORDER if registry.get(n)] + [n for n in registry.names if n not in DOMAIN_ORDER]
     unknown = [n for n in names if registry.get(n) is None]
     if unknown:
         fail(f"unknown domain {unknown[0]!r}; known: {', '.join(registry.names)}")
-    return DomainSelector(registry).build_active_context(names)
+    return names
 
 
-async def _entries(settings: Settings, user: str) -> list[Entry]:
-    from engine.entries.export import all_entries
-    from engine.store.db import Database
-    from engine.store.entries import EntryStore
-
-    path = settings.engine_config().entries_db
-    if not path.exists():
-        return []
-    db = await Database.open(path)
-    try:
-        return await all_entries(EntryStore(db), user)
-    finally:
-        await db.close()
-
-
-def _unknown(settings: Settings, registry: DomainRegistry, user: str, *, as_json: bool) -> int:
-    from engine.language.unknown import unknown_names
-    from engine.store.db import DataDirError
+def _unknown(logbook: Logbook, user: str, *, as_json: bool) -> int:
+    from engine import DataDirError
 
     try:
-        entries = asyncio.run(_entries(settings, user))
+        found, entries = asyncio.run(logbook.unknown_names(user, _domains(logbook, None)))
     except DataDirError as exc:
         fail(str(exc))
-    found = unknown_names(entries, _context(registry, None).vocabulary)
     if as_json:
         print(json.dumps([u.as_dict() for u in found], ensure_ascii=False, indent=2))
         return 0
     if not found:
-        print(f"every exercise name of {user} is in the vocabulary ({len(entries)} entries)")
+        print(f"every exercise name of {user} is in the vocabulary ({entries} entries)")
         return 0
     print(f"{len(found)} exercise name{'' if len(found) == 1 else 's'} of {user} not in the vocabulary:")
     for u in found:
@@ -135,8 +117,7 @@ def _unknown(settings: Settings, registry: DomainRegistry, user: str, *, as_json
 
 
 def _search(
-    settings: Settings,
-    registry: DomainRegistry,
+    logbook: Logbook,
     question: str,
     user: str,
     today: date,
@@ -144,11 +125,11 @@ def _search(
     *,
     as_json: bool,
 ) -> int:
-    from engine.store.db import DataDirError
+    from engine import DataDirError
 
-    ctx = _context(registry, names)
+    domains = _domains(logbook, names)
     try:
-        report = asyncio.run(_read_and_retrieve(settings, ctx, question, user, today))
+        report = asyncio.run(logbook.search(question, user, today, domains))
     except DataDirError as exc:
         fail(str(exc))
     if as_json:
@@ -156,73 +137,6 @@ def _search(
     else:
         _print_search(report)
     return 0
-
-
-async def _read_and_retrieve(
-    settings: Settings, ctx: ActiveDomainContext, question: str, user: str, today: date
-) -> dict[str, Any]:
-    from engine.entries.export import all_entries
-    from engine.language.unknown import unknown_names
-    from engine.query.asking import shows_list
-    from engine.query.questions import read_question
-    from engine.query.retrieval import (
-        RetrievalResult,
-        Retriever,
-        normalize_instructions,
-    )
-    from engine.store.db import Database
-    from engine.store.entries import EntryStore
-
-    path = settings.engine_config().entries_db
-    result = RetrievalResult(warnings=[f"no entries are stored yet ({path} does not exist)"])
-    entries: list[Entry] = []
-    own: list[str] = []
-    db = await Database.open(path) if path.exists() else None
-    try:
-        store = EntryStore(db) if db is not None else None
-        if store is not None:
-            # The person's own unknown names count as terms, so a question can name them.
-            own = [u.name for u in unknown_names(await all_entries(store, user), ctx.vocabulary)]
-        shape = read_question(question, ctx, today, known_names=own)
-        instructions = normalize_instructions([], shape, ctx, lists=shows_list(question))
-        if store is not None:
-            result, entries = await Retriever(store).run(
-                user, instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1,
-                canonical=ctx.vocabulary.canonicals,
-            )
-    finally:
-        if db is not None:
-            await db.close()
-    wanted = set(shape.wanted)
-    return {
-        "question": question,
-        "user": user,
-        "today": today.isoformat(),
-        "domains": ctx.domains_loaded,
-        "reading": {
-            "terms": shape.terms,
-            "families": shape.families,
-            "search_terms": shape.wanted,
-            "generic_words_ignored": shape.generic,
-            "intents": shape.intents,
-            "named_day": shape.date.model_dump(mode="json") if shape.date is not None else None,
-            "periods": [p.model_dump(mode="json") for p in shape.periods],
-            "not_read": shape.unread,
-        },
-        "instructions": [i.model_dump(mode="json", exclude_defaults=True) for i in instructions],
-        "attempts": [a.model_dump(mode="json") for a in result.attempts],
-        "warnings": result.warnings,
-        "entries": [
-            {
-                "date": e.occurred_on.isoformat(),
-                "domain": e.domain,
-                "summary": e.summary,
-                "matched": [t for t in e.terms if t in wanted],
-                "entry_id": e.entry_id,
-            }
-            for e in entries
-        ],
-    }
 
 
 def _print_search(report: dict[str, Any]) -> None:

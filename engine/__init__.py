@@ -35,6 +35,18 @@ from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Control
 
 if TYPE_CHECKING:
     from engine.engine import Engine, outcomes_json
+    from engine.importers.common import ImportFormatError
+    from engine.knowledge import EmbeddingError, KnowledgeStoreError
+    from engine.logbook import Logbook
+
+# Front door 2, for work without a conversation (bot/'s import, export, search, vocabulary and knowledge
+# commands), and the errors it raises: loaded when first used, as the engine is.
+_OFFLINE = {
+    "Logbook": "engine.logbook",
+    "ImportFormatError": "engine.importers.common",
+    "EmbeddingError": "engine.knowledge",
+    "KnowledgeStoreError": "engine.knowledge",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -44,6 +56,10 @@ def __getattr__(name: str) -> Any:
         from engine import engine as module
 
         return getattr(module, name)
+    if name in _OFFLINE:
+        import importlib
+
+        return getattr(importlib.import_module(_OFFLINE[name]), name)
     raise AttributeError(f"module 'engine' has no attribute {name!r}")
 
 __all__ = [
@@ -59,12 +75,16 @@ __all__ = [
     "ControlAction",
     "Document",
     "DomainFileError",
+    "EmbeddingError",
     "Engine",
     "EngineConfig",
     "Failure",
     "Handler",
+    "ImportFormatError",
     "KnowledgeConfig",
+    "KnowledgeStoreError",
     "LLMConfig",
+    "Logbook",
     "Logged",
     "LoggedEntry",
     "Message",

@@ -54,15 +54,22 @@ FLOORS: list[tuple[str, ...]] = [
     ("engine.importers",),
     # 9. The graph, and the machinery around it: admission, controls, runtime.
     ("engine.graph", "engine.admission", "engine.controls", "engine.runtime"),
-    # 10. Assembly, then the engine and its public API.
+    # 10. Assembly, then the engine, the logbook (the offline front door) and the public API.
     ("engine.assembly",),
-    ("engine.engine", "engine"),
+    ("engine.engine", "engine.logbook", "engine"),
 ]
 
 KNOWN: set[tuple[str, str]] = {
     # store.bouts reads bouts with facts.bouts' private helpers: move them down into engine/language or a
     # shared engine/entries module.
     ("engine.store.bouts", "engine.facts.bouts"),
+}
+
+BOT_DOORS = ("engine", "engine.config", "engine.logbook")
+"""What bot/ may import of the engine: the front doors (``Engine``, ``Logbook`` and their types), the settings."""
+BOT_KNOWN: set[tuple[str, str]] = {
+    # The doctor shows the model's address without its credentials.
+    ("bot.doctor", "engine.language.text"),
 }
 
 PLATFORM_LIBRARIES = ("telegram", "slack_bolt", "slack_sdk")
@@ -146,6 +153,14 @@ def test_adapters_import_the_engine_api_and_no_other_adapter() -> None:
         if source.startswith("adapters.common") and (other is not None or top in PLATFORM_LIBRARIES):
             bad.append((source, target))  # common is shared, so it holds no platform
     assert not bad, bad
+
+
+def test_bot_imports_the_engine_front_doors_only() -> None:
+    inner = {(s, t) for s, t in imports("bot") if t.split(".")[0] == "engine" and t not in BOT_DOORS}
+    assert not inner - BOT_KNOWN, "bot/ reaches inside the engine (use engine.Engine or engine.Logbook):\n" + "\n".join(
+        f"{s} -> {t}" for s, t in sorted(inner - BOT_KNOWN)
+    )
+    assert not BOT_KNOWN - inner, f"fixed, so delete from BOT_KNOWN: {sorted(BOT_KNOWN - inner)}"
 
 
 def test_every_engine_module_is_on_a_floor() -> None:

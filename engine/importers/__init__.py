@@ -33,7 +33,7 @@ from datetime import date
 
 from engine.importers.common import ImportResult, RowProblem, Workout, workout_identity
 from engine.importers.detect import APPS, detect, parse_export
-from engine.importers.overlap import has_lifts, holder
+from engine.importers.overlap import has_lifts, holder, sources_text
 from engine.store.db import Database
 from engine.store.entries import EntryStore, entry_id_for
 from engine.entries.model import Entry, NewEntry
@@ -52,26 +52,9 @@ class StoreReport:
     duplicates: Mapping[str, int] = field(default_factory=dict)
     """Workouts left out because another source's import holds them: source (``strong``, ``notes``) -> how many."""
 
-
-async def _existing_keys(db: Database, user_key: str, keys: Sequence[str]) -> set[str]:
-    if not keys:
-        return set()
-    marks = ",".join("?" * len(keys))
-    async with db.conn.execute(
-        f"SELECT source_key FROM entries WHERE user_key = ? AND source_key IN ({marks})", (user_key, *keys)
-    ) as cur:
-        return {str(row[0]) for row in await cur.fetchall()}
-
-
-async def _imported_workouts(db: Database, user_key: str) -> dict[str, str]:
-    """Workout identity -> entry id, for the user's active imported entries."""
-    async with db.conn.execute(
-        "SELECT entry_id, json_extract(data, '$.import.app'), json_extract(data, '$.import.workout_id') "
-        "FROM entries WHERE user_key = ? AND status = 'active' AND source = 'import'",
-        (user_key,),
-    ) as cur:
-        rows = await cur.fetchall()
-    return {f"{app}:{workout}": str(entry_id) for entry_id, app, workout in rows if app and workout}
+    def duplicates_text(self) -> str:
+        """The sources holding the left-out workouts as a report names them: ``Strong``, ``Strong and notes``."""
+        return sources_text(self.duplicates)
 
 
 async def _imported_by_day(store: EntryStore, user_key: str, entries: Sequence[NewEntry]) -> dict[date, list[Entry]]:
@@ -87,7 +70,6 @@ class _Storing:
     """One import's stores, batch by batch, and its counts."""
 
     def __init__(self, db: Database, user_key: str, known: dict[str, str]) -> None:
-        self._db = db
         self._store = EntryStore(db)
         self._user_key = user_key
         self._known = known
@@ -96,12 +78,12 @@ class _Storing:
 
     @classmethod
     async def start(cls, db: Database, user_key: str) -> _Storing:
-        return cls(db, user_key, await _imported_workouts(db, user_key))
+        return cls(db, user_key, await EntryStore(db).imported_workouts(user_key))
 
     async def batch(self, batch: Sequence[NewEntry]) -> None:
         """Store a batch in one transaction; see the module docstring for what counts as what."""
         user_key = self._user_key
-        existing = await _existing_keys(self._db, user_key, [e.source_key for e in batch])
+        existing = await self._store.existing_source_keys(user_key, [e.source_key for e in batch])
         others = await _imported_by_day(self._store, user_key, [e for e in batch if e.source_key not in existing])
         fresh: list[NewEntry] = []
         replacing: list[tuple[str, NewEntry]] = []

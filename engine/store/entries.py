@@ -164,6 +164,26 @@ class EntryStore:
                 await conn.rollback()
                 raise
 
+    async def existing_source_keys(self, user_key: str, keys: Sequence[str]) -> set[str]:
+        """Those of ``keys`` the user already has an entry for, whatever its status (what an import leaves alone)."""
+        if not keys:
+            return set()
+        marks = ",".join("?" * len(keys))
+        async with self._db.conn.execute(
+            f"SELECT source_key FROM entries WHERE user_key = ? AND source_key IN ({marks})", (user_key, *keys)
+        ) as cur:
+            return {str(row[0]) for row in await cur.fetchall()}
+
+    async def imported_workouts(self, user_key: str) -> dict[str, str]:
+        """Workout identity (``app:workout id``) -> entry id, for the user's active imported entries."""
+        async with self._db.conn.execute(
+            "SELECT entry_id, json_extract(data, '$.import.app'), json_extract(data, '$.import.workout_id') "
+            "FROM entries WHERE user_key = ? AND status = 'active' AND source = 'import'",
+            (user_key,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return {f"{app}:{workout}": str(entry_id) for entry_id, app, workout in rows if app and workout}
+
     async def _by_source_keys(self, user_key: str, keys: list[str]) -> list[Entry]:
         marks = ",".join("?" * len(keys))
         found = await self._db.conn.execute_fetchall(
