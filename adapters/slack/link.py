@@ -123,6 +123,9 @@ class Link:
             self._replied(message)
             return
         call_id = message.pop("id", None)
+        if call_id is not None and (not isinstance(call_id, int) or isinstance(call_id, bool)):
+            log.error("slack.link_rejected", op=str(message.get("op")), call=True, reason="id: not a number")
+            return
         try:
             if call_id is None:
                 tell = TELL.validate_python(message)
@@ -131,13 +134,13 @@ class Link:
         except ValidationError as exc:
             reason = _reason(exc)
             log.error("slack.link_rejected", op=str(message.get("op")), call=call_id is not None, reason=reason)
-            if isinstance(call_id, int) and not self.closed:
+            if call_id is not None and not self.closed:
                 self._write({"re": call_id, "failed": f"unreadable call: {reason}"})
             return
         if call_id is None:
             self._on_tell(tell)
             return
-        task = asyncio.create_task(self._answer(int(call_id), call))
+        task = asyncio.create_task(self._answer(call_id, call))
         self._answering.add(task)
         task.add_done_callback(self._answering.discard)
 

@@ -157,6 +157,7 @@ async def test_a_call_that_raises_fails_in_the_caller_and_the_link_goes_on() -> 
     b'{"op": "press", "spec": {"kind": "press", "place": {"team": "T1"}}}\n',
     b'{"op": "press", "spec": {"kind": "explode", "place": {}}}\n',
     b'{"re": "x"}\n',
+    b'{"id": "x", "op": "settle"}\n',
 ])
 async def test_a_garbled_or_unknown_message_is_logged_and_skipped_not_a_crash(line: bytes) -> None:
     tells: list[Tell] = []
