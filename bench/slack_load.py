@@ -8,7 +8,7 @@ Run it from the repository root (a script, not a pytest test)::
 
 What runs
 ---------
-The bot side is real: `adapters.slack.app.running` starts the gateway process
+The bot side is real: `adapters.slack.worker.app.running` starts the gateway process
 (token check, ``slack.db``, the bolt ``AsyncApp`` with its listeners, the
 aiohttp server in HTTP mode, every Web API call) and runs the adapter's queues
 and the engine in this process. Slack's side runs in two child processes,
@@ -267,7 +267,7 @@ async def engine_alone(engine: Any, threads: int, messages: int, first: int = 0)
 async def through_slack(engine: Any, outside: Outside, data: Path, threads: int, messages: int,
                         first: int, timeout: float, burst: bool, log_level: str = "WARNING") -> dict[str, Any]:
     """The load as signed events into the app in HTTP mode; returns the sender's figures and the replies."""
-    from adapters.slack.app import EVENTS_PATH, Http, running
+    from adapters.slack.worker.app import EVENTS_PATH, Http, running
     from tests.fakes.slack_api import TOKEN
 
     http = Http(signing_secret=SECRET, host="127.0.0.1", port=0)

@@ -166,3 +166,23 @@ def test_bot_imports_the_engine_front_doors_only() -> None:
 def test_every_engine_module_is_on_a_floor() -> None:
     for path in (ROOT / "engine").rglob("*.py"):
         floor(_module(path))
+
+
+SLACK_PROCESSES = ("adapters.slack.worker", "adapters.slack.gateway")
+"""Slack's two processes, a package each; the other modules of ``adapters/slack/`` are shared by both."""
+
+
+def test_slack_worker_and_gateway_import_only_shared_modules_of_each_other() -> None:
+    """The folder tells which process a file runs in: neither process's package imports the other's,
+    and the shared modules (and the protocol between them) import neither."""
+    bad = []
+    for source, target in imports("adapters/slack"):
+        if not target.startswith("adapters.slack"):
+            continue
+        home = next((p for p in SLACK_PROCESSES if source == p or source.startswith(p + ".")), None)
+        there = next((p for p in SLACK_PROCESSES if target == p or target.startswith(p + ".")), None)
+        if source == "adapters.slack" and there == "adapters.slack.worker":
+            continue  # the package's public names (serve, SlackAdapter, …) are the worker's
+        if there is not None and there != home:
+            bad.append((source, target))
+    assert not bad, bad

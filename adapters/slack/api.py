@@ -24,6 +24,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from adapters.slack.link import Link
+from adapters.slack.protocol import Api, Reply, Respond
 
 Data = dict[str, Any]
 METHODS = frozenset({
@@ -102,28 +103,29 @@ class RemoteApi:
         self._link = link
 
     async def call(self, method: str, **args: Any) -> Data:
-        reply = await self._link.call("api", method=method, args=args)
-        data: Data = reply.get("data") or {}
-        if reply.get("refused") and "retry_after" in reply:
-            raise RateLimited(f"Slack refused {method}: rate limited", data, float(reply["retry_after"]))
-        if reply.get("refused"):
+        reply = await self._link.call(Api(method=method, args=args))
+        data: Data = reply.data or {}
+        if reply.refused and reply.retry_after is not None:
+            raise RateLimited(f"Slack refused {method}: rate limited", data, reply.retry_after)
+        if reply.refused:
             raise SlackApiError(f"Slack refused {method}: {data.get('error')}", data)  # type: ignore[no-untyped-call]
         return data
 
     async def respond(self, url: str, **args: Any) -> None:
-        await self._link.call("respond", url=url, args=args)
+        await self._link.call(Respond(url=url, args=args))
 
 
-async def answer(api: LocalApi, op: str, message: Data) -> Data:
+async def answer(api: LocalApi, call: Api | Respond) -> Reply:
     """The gateway's side of `RemoteApi`: make the call, and return its data or Slack's refusal."""
-    if op == "respond":
-        await api.respond(str(message["url"]), **message["args"])
-        return {}
+    if isinstance(call, Respond):
+        await api.respond(call.url, **call.args)
+        return Reply()
     try:
-        return {"data": await api.call(str(message["method"]), **message["args"])}
+        return Reply(data=await api.call(call.method, **call.args))
     except SlackApiError as exc:
         data = exc.response.data if hasattr(exc.response, "data") else exc.response
-        refused: Data = {"refused": True, "data": dict(data) if isinstance(data, dict) else {"error": str(exc)}}
-        if isinstance(exc, RateLimited):
-            refused["retry_after"] = exc.retry_after
-        return refused
+        return Reply(
+            refused=True,
+            data=dict(data) if isinstance(data, dict) else {"error": str(exc)},
+            retry_after=exc.retry_after if isinstance(exc, RateLimited) else None,
+        )

@@ -1,8 +1,9 @@
-"""The pipe between the engine's process and the Slack gateway: one JSON object per line, both ways.
+"""The pipe between the worker (the engine's process) and the Slack gateway: one JSON object per line, both ways.
 
-Two kinds of message:
+What travels is `adapters.slack.protocol`: pydantic models, written with their
+``op`` and validated when read, so each side dispatches by type. Two kinds:
 
-- a *call* (``{"id": n, "op": ..., ...}``) waits for its reply
+- a *call* (``{"id": n, "op": ..., ...}``) waits for its `Reply`
   (``{"re": n, ...}``); calls run concurrently on the receiving side, so a
   slow Web API call holds up nothing else;
 - a *tell* (``{"op": ..., ...}`` without an id) gets no reply, and tells are
@@ -10,9 +11,11 @@ Two kinds of message:
   of accepted requests rely on that to keep each conversation in order.
 
 A line is written whole (the writer's buffer), and the reader reads whole
-lines, so neither side ever sees half a message. When the other end goes
-away (its process exited), `run` returns and every call still waiting fails
-with `LinkClosed`.
+lines, so neither side ever sees half a message. A line that is not JSON, or
+not a message of the protocol, is logged (``slack.link_garbled``,
+``slack.link_rejected``) and skipped; a rejected call gets a failed reply, so
+its caller does not wait for ever. When the other end goes away (its process
+exited), `run` returns and every call still waiting fails with `LinkClosed`.
 """
 
 from __future__ import annotations
@@ -23,11 +26,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
+from pydantic import ValidationError
+
+from adapters.slack.protocol import CALL, TELL, Call, Reply, Tell
 
 log = structlog.get_logger("adapters.slack")
-Message = dict[str, Any]
-OnCall = Callable[[str, Message], Awaitable[Message]]
-OnTell = Callable[[str, Message], None]
+OnCall = Callable[[Call], Awaitable[Reply]]
+OnTell = Callable[[Tell], None]
 LINE_LIMIT = 64 * 1024 * 1024
 """Longest line read: a private export file travels whole (years of entries are a few MB)."""
 
@@ -37,7 +42,7 @@ class LinkClosed(ConnectionError):
 
 
 class CallFailed(RuntimeError):
-    """The other side raised while handling a call (its message says what)."""
+    """The other side raised while handling a call, or could not read it (its message says what)."""
 
 
 class Link:
@@ -46,7 +51,7 @@ class Link:
     Args:
         reader: the other side's output.
         writer: the other side's input.
-        on_call: answers a call (its reply fields); raising sends the error back.
+        on_call: answers a call; raising sends the error back.
         on_tell: handles a tell; synchronous, so tells are handled in order.
     """
 
@@ -55,35 +60,35 @@ class Link:
         self._reader, self._writer = reader, writer
         self._on_call, self._on_tell = on_call, on_tell
         self._next = 0
-        self._waiting: dict[int, asyncio.Future[Message]] = {}
+        self._waiting: dict[int, asyncio.Future[Reply]] = {}
         self._answering: set[asyncio.Task[None]] = set()
         self.closed = False
 
-    async def call(self, op: str, **fields: Any) -> Message:
+    async def call(self, message: Call) -> Reply:
         """Send a call and wait for its reply.
 
         Raises:
             LinkClosed: the other side went away before answering.
-            CallFailed: the other side raised.
+            CallFailed: the other side raised, or could not read the call.
         """
         if self.closed:
             raise LinkClosed("the Slack gateway is not running")
         self._next += 1
-        done: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._waiting[self._next] = done
-        self._write({"id": self._next, "op": op, **fields})
+        self._write({"id": self._next, **message.model_dump(mode="json")})
         reply = await done
-        if "failed" in reply:
-            raise CallFailed(str(reply["failed"]))
+        if reply.failed is not None:
+            raise CallFailed(reply.failed)
         return reply
 
-    def tell(self, op: str, **fields: Any) -> None:
+    def tell(self, message: Tell) -> None:
         """Send a message that needs no reply (in order with every other tell)."""
         if self.closed:
             raise LinkClosed("the Slack gateway is not running")
-        self._write({"op": op, **fields})
+        self._write(message.model_dump(mode="json"))
 
-    def _write(self, message: Message) -> None:
+    def _write(self, message: dict[str, Any]) -> None:
         self._writer.write(json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
 
     async def run(self) -> None:
@@ -100,6 +105,8 @@ class Link:
                 try:
                     message = json.loads(line)
                 except ValueError:
+                    message = None
+                if not isinstance(message, dict):
                     log.error("slack.link_garbled", length=len(line))
                     continue
                 self._receive(message)
@@ -110,28 +117,52 @@ class Link:
                     done.set_exception(LinkClosed("the other side of the Slack link went away"))
             self._waiting.clear()
 
-    def _receive(self, message: Message) -> None:
+    def _receive(self, message: dict[str, Any]) -> None:
+        """A reply goes to its caller; a tell is handled now; a call runs as a task of its own."""
         if "re" in message:
-            done = self._waiting.pop(int(message["re"]), None)
-            if done is not None and not done.done():
-                done.set_result(message)
+            self._replied(message)
             return
-        op = str(message.pop("op"))
-        if "id" not in message:
-            self._on_tell(op, message)
+        call_id = message.pop("id", None)
+        if call_id is not None and (not isinstance(call_id, int) or isinstance(call_id, bool)):
+            log.error("slack.link_rejected", op=str(message.get("op")), call=True, reason="id: not a number")
             return
-        task = asyncio.create_task(self._answer(int(message.pop("id")), op, message))
+        try:
+            if call_id is None:
+                tell = TELL.validate_python(message)
+            else:
+                call = CALL.validate_python(message)
+        except ValidationError as exc:
+            reason = _reason(exc)
+            log.error("slack.link_rejected", op=str(message.get("op")), call=call_id is not None, reason=reason)
+            if call_id is not None and not self.closed:
+                self._write({"re": call_id, "failed": f"unreadable call: {reason}"})
+            return
+        if call_id is None:
+            self._on_tell(tell)
+            return
+        task = asyncio.create_task(self._answer(call_id, call))
         self._answering.add(task)
         task.add_done_callback(self._answering.discard)
 
-    async def _answer(self, call_id: int, op: str, message: Message) -> None:
+    def _replied(self, message: dict[str, Any]) -> None:
+        done = self._waiting.pop(message.pop("re"), None) if isinstance(message.get("re"), int) else None
+        if done is None or done.done():
+            log.error("slack.link_rejected", op="reply", reason="a reply to no call waiting")
+            return
         try:
-            reply = await self._on_call(op, message)
+            done.set_result(Reply.model_validate(message))
+        except ValidationError as exc:
+            log.error("slack.link_rejected", op="reply", reason=_reason(exc))
+            done.set_exception(CallFailed(f"unreadable reply: {_reason(exc)}"))
+
+    async def _answer(self, call_id: int, call: Call) -> None:
+        try:
+            reply = await self._on_call(call)
         except Exception as exc:  # the caller hears of it; this side goes on
-            log.warning("slack.link_call_failed", op=op, error=f"{type(exc).__name__}: {exc}")
-            reply = {"failed": f"{type(exc).__name__}: {exc}"}
+            log.warning("slack.link_call_failed", op=call.op, error=f"{type(exc).__name__}: {exc}")
+            reply = Reply(failed=f"{type(exc).__name__}: {exc}")
         if not self.closed:
-            self._write({"re": call_id, **reply})
+            self._write({"re": call_id, **reply.model_dump(mode="json", exclude_defaults=True)})
 
     async def close(self) -> None:
         """Stop writing (the other side reads the end of the stream) and wait for calls being answered."""
@@ -139,3 +170,10 @@ class Link:
             await asyncio.gather(*list(self._answering), return_exceptions=True)
         if not self._writer.is_closing():
             self._writer.close()
+
+
+def _reason(exc: ValidationError) -> str:
+    """The first problem, short enough for a log line (no field values: they may be a person's words)."""
+    first = exc.errors(include_input=False, include_url=False)[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}" if where else str(first["msg"])

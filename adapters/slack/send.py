@@ -2,7 +2,7 @@
 
 Calls go through `adapters.slack.api` (made in the gateway process, whose
 client retries 429s and dropped connections: see
-`adapters.slack.setup.web_client`); what reaches here as a ``SlackApiError``
+`adapters.slack.gateway.setup.web_client`); what reaches here as a ``SlackApiError``
 is a real refusal. Where Almanac is not in the channel, a
 slash command's ``response_url`` carries the answer instead.
 

@@ -60,6 +60,8 @@ CREATE TABLE IF NOT EXISTS prompts (conversation TEXT PRIMARY KEY, channel TEXT 
     interrupt_id TEXT NOT NULL, blocks TEXT NOT NULL, user TEXT NOT NULL DEFAULT '');
 CREATE TABLE IF NOT EXISTS claims (channel TEXT, ts TEXT, at REAL NOT NULL, PRIMARY KEY (channel, ts));
 """
+STORE_FILE = "slack.db"
+"""Its name in DATA_DIR."""
 OWNED_IN_MEMORY = 100_000
 KEEP_SEEN_S = 3 * 24 * 3600
 """Slack retries for about 5 minutes and Socket Mode redelivers soon after a reconnect; days is plenty."""

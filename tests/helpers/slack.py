@@ -18,9 +18,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from adapters.slack.adapter import SlackAdapter
-from adapters.slack.app import EVENTS_PATH, Http
-from adapters.slack.app import running as slack_running
+from adapters.slack.worker.adapter import SlackAdapter
+from adapters.slack.worker.app import EVENTS_PATH, Http
+from adapters.slack.worker.app import running as slack_running
 from engine import Handler
 from tests.fakes.slack_api import BOT_USER, TEAM, TOKEN, FakeSlack, Posted
 from tests.fakes.slack_signing import Reply, SignedSender

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from adapters.slack.app import running
+from adapters.slack.worker.app import running
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.slack_api import APP_TOKEN, TEAM, TOKEN, FakeSlack

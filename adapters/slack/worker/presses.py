@@ -1,8 +1,9 @@
 """Button presses and Revise submissions, in the engine's process: what a press that took its buttons does.
 
-The gateway (`adapters.slack.listeners`) acknowledged the press, refused
-foreign ones, opened the Revise modal and took the message's buttons with a
-compare-and-set; what it hands over here waits its turn in the
+The gateway (`adapters.slack.gateway.listeners`) acknowledged the press,
+refused foreign ones, read the button (`Press`, once), opened the Revise modal
+and took the message's buttons with a compare-and-set; what it hands over here
+(`adapters.slack.protocol.Handed`) waits its turn in the
 conversation's queue, checks that its question or plan is still the open
 one, shows who decided what and when (``chat.update``, buttons gone) and
 resumes the engine. A stale press gets an ephemeral notice and changes
@@ -12,17 +13,18 @@ nothing.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, assert_never
 
 from adapters.common import decide
 from adapters.slack import texts
 from adapters.slack.actions import Press
 from adapters.slack.place import Place
+from adapters.slack.protocol import ForgetConfirmed, Handed, Pressed, ReviseSubmitted
 from adapters.slack.render import decided_message, plain
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore
 from adapters.slack.text import shorten
-from adapters.slack.turns import Turns
+from adapters.slack.worker.turns import Turns
 from engine import ClarificationAnswer, Control, Notice, Resume
 
 Body = dict[str, Any]
@@ -34,22 +36,24 @@ class Presses:
     def __init__(self, turns: Turns, store: SlackStore, outbox: Outbox) -> None:
         self.turns, self.store, self.outbox = turns, store, outbox
 
-    async def run(self, spec: Body) -> None:
-        """A press (``kind`` press or revise) or a confirmed forget, as the gateway handed it over."""
-        place = Place.from_json(spec["place"])
-        if spec["kind"] == "forget":
-            turn = Control(conversation=place.conversation, user=place.user_key, action="forget")
-            await self.turns.run(place, turn, private=True)
-            return
-        press = Press.parse(str(spec["action"]), str(spec["value"]))
-        assert press is not None, "the gateway hands over parsed presses only"
-        channel, ts = str(spec["channel"]), str(spec["ts"])
-        blocks: list[Body] = list(spec.get("blocks") or [])
-        if spec["kind"] == "revise":  # a modal's submission carries no message: the stored prompt has its blocks
-            stored = await self.store.prompt(place.conversation)
-            blocks = stored.blocks if stored is not None and stored.ts == ts else []
-        await self._decide(place, press, channel, ts, blocks, str(spec.get("feedback") or ""),
-                           ephemeral=bool(spec.get("ephemeral")))
+    async def run(self, spec: Handed) -> None:
+        """A press, a Revise submission or a confirmed forget, as the gateway handed it over."""
+        place = spec.place
+        match spec:
+            case ForgetConfirmed():
+                turn = Control(conversation=place.conversation, user=place.user_key, action="forget")
+                await self.turns.run(place, turn, private=True)
+            case Pressed():
+                await self._decide(place, spec.press, spec.channel, spec.ts, list(spec.blocks),
+                                   ephemeral=spec.ephemeral)
+            case ReviseSubmitted():
+                # A modal's submission carries no message: the stored prompt has its blocks.
+                stored = await self.store.prompt(place.conversation)
+                blocks = stored.blocks if stored is not None and stored.ts == spec.ts else []
+                await self._decide(place, spec.press, spec.channel, spec.ts, blocks, spec.feedback,
+                                   ephemeral=spec.ephemeral)
+            case _:
+                assert_never(spec)
 
     async def _decide(
         self,

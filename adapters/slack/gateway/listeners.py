@@ -12,7 +12,7 @@ How a request travels:
    hand-over to the engine's process (`Handoff`). The model never runs
    before the ack.
 2. The engine's process runs what was handed over in its conversation's queue
-   (`adapters.slack.adapter`).
+   (`adapters.slack.worker.adapter`).
 3. A crash between the ack and the end of a turn leaves the intake row
    pending; the next start runs it again, in order.
 
@@ -55,13 +55,13 @@ from adapters.common import (
 from adapters.slack import texts
 from adapters.slack.actions import ACTION_PATTERN, Press
 from adapters.slack.place import Place
+from adapters.slack.protocol import ForgetConfirmed, Handed, Post, Pressed, ReviseSubmitted, Slash
 from adapters.slack.render import forget_confirmation, plain, revise_modal
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore, Thread
 
 log = structlog.get_logger("adapters.slack")
 Body = dict[str, Any]
-Spec = dict[str, Any]
 PERSON_SUBTYPES = (None, "thread_broadcast", "file_share")
 """Message subtypes that are a person writing; edits, deletes, joins and bots' posts are not."""
 REVISE_CALLBACK = "almanac:revise"
@@ -70,11 +70,11 @@ REVISE_CALLBACK = "almanac:revise"
 class Handoff(Protocol):
     """Where accepted work goes: the engine's process, in the order handed over."""
 
-    def request(self, queue: str, intake: int, spec: Spec) -> None:
+    def request(self, queue: str, intake: int, spec: Post | Slash) -> None:
         """A recorded post or slash command (intake row ``intake``)."""
         ...
 
-    def press(self, spec: Spec) -> None:
+    def press(self, spec: Handed) -> None:
         """A press that took its message's buttons, a Revise submission, or a confirmed forget."""
         ...
 
@@ -147,7 +147,7 @@ class Listeners:
             name, arg = "log", text  # "/almanac bench 55kg 10x5": the whole text is the message
         await ack()
         trigger = str(body.get("trigger_id"))
-        spec = {"kind": "slash", "place": place.to_json(), "name": name, "arg": arg, "at": _now(), "id": trigger}
+        spec = Slash(place=place, name=name, arg=arg, at=_now(), id=trigger)
         await self._accept([f"cmd:{trigger}"], place.conversation, spec)
 
     async def _on_mention(self, body: Body, event: Body) -> None:
@@ -186,14 +186,14 @@ class Listeners:
         text = re.sub(rf"<@{re.escape(self.bot_user)}(\|[^>]*)?>", "", str(event.get("text") or "")).strip()
         ts = str(event.get("ts"))
         keys = [f"event:{body.get('event_id')}", f"post:{place.team}:{place.channel}:{ts}"]
-        spec = {"kind": "post", "place": place.to_json(), "text": text, "ts": ts, "at": _now()}
+        spec = Post(place=place, text=text, ts=ts, at=_now())
         thread = None
         if not place.dm and place.thread_ts:
             thread = Thread(place.team, place.channel, place.thread_ts, place.user, place.conversation)
         await self._accept(keys, place.conversation, spec, thread)
 
-    async def _accept(self, keys: list[str], queue: str, spec: Spec, thread: Thread | None = None) -> None:
-        intake = await self.store.accept(keys, queue, spec, thread)
+    async def _accept(self, keys: list[str], queue: str, spec: Post | Slash, thread: Thread | None = None) -> None:
+        intake = await self.store.accept(keys, queue, spec.model_dump(mode="json"), thread)
         if intake is None:
             log.info("slack.duplicate", keys=keys)
             return
@@ -236,14 +236,15 @@ class Listeners:
         if press.kind == "forget":
             if place.response_url is not None:
                 self._send(self.outbox.respond(place, plain(texts.FORGET_DELETING)[0], replace_original=True))
-            self.handoff.press({"kind": "forget", "place": place.to_json()})
+            self.handoff.press(ForgetConfirmed(place=place))
             return
         if not await self.store.claim(channel, message_ts):
             self._notice(place, texts.ALREADY)
             return
         blocks = list((body.get("message") or {}).get("blocks") or [])
-        self.handoff.press({"kind": "press", "place": place.to_json(), "action": action_id, "value": value,
-                            "channel": channel, "ts": message_ts, "blocks": blocks, "ephemeral": ephemeral})
+        # Parsed once, here: the worker gets the press itself, not the button's strings to read again.
+        self.handoff.press(Pressed(place=place, press=press, channel=channel, ts=message_ts, blocks=blocks,
+                                   ephemeral=ephemeral))
 
     async def _on_revise(self, ack: AsyncAck, body: Body, view: Body) -> None:
         """The Revise modal was submitted: its text is the feedback on the plan."""
@@ -268,9 +269,8 @@ class Listeners:
         if not await self.store.claim(channel, message_ts):
             self._notice(place, texts.ALREADY)
             return
-        self.handoff.press({"kind": "revise", "place": place.to_json(), "action": "almanac:revise", "value": value,
-                            "channel": channel, "ts": message_ts, "feedback": feedback,
-                            "ephemeral": bool(meta.get("e"))})
+        self.handoff.press(ReviseSubmitted(place=place, press=press, channel=channel, ts=message_ts,
+                                           feedback=feedback, ephemeral=bool(meta.get("e"))))
 
     # ------------------------------------------------------------------ notices and errors
 

@@ -14,10 +14,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.common import SetupError
-from adapters.slack.listeners import Listeners
-
-EVENTS_PATH = "/slack/events"
-STORE_FILE = "slack.db"
+from adapters.slack.gateway.listeners import Listeners
 
 
 def web_client(token: str | None, base_url: str, session: aiohttp.ClientSession | None = None) -> AsyncWebClient:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from adapters.common import read_typed
 from adapters.slack import texts
 from adapters.slack.place import Place
-from adapters.slack.turns import Turns
+from adapters.slack.worker.turns import Turns
 from engine import Message, Notice, Resume
 
 

@@ -1,20 +1,22 @@
 """The Slack gateway: a process of its own that holds every connection to Slack.
 
 It receives (the bolt app in HTTP mode or Socket Mode), acknowledges,
-records and de-duplicates (`adapters.slack.listeners`), hands accepted work to
-the engine's process, and makes the Web API calls that process asks for
-(`adapters.slack.api`). The engine's process starts it (`adapters.slack.app`)
-and talks to it over its standard input and output (`adapters.slack.link`):
+records and de-duplicates (`adapters.slack.gateway.listeners`), hands accepted
+work to the engine's process (the worker), and makes the Web API calls that
+process asks for (`adapters.slack.api`). The worker starts it
+(`adapters.slack.worker.app`) and talks to it over its standard input and
+output (`adapters.slack.link`), in the messages of `adapters.slack.protocol`:
 
-- the engine's process calls ``start`` (the set-up and token checks),
-  ``listen`` (once it has queued what a crash left), ``api`` and ``respond``
-  (Web API calls and response URLs), ``settle`` (wait for notices sent from
-  here) and ``stop`` (stop receiving);
-- the gateway tells ``request`` and ``press``, in the order it accepted them;
-  the engine's process tells ``done`` when a request was handled (the
-  gateway deletes its intake row, so a turn costs that process no write).
+- the worker calls `Start` (the set-up and token checks), `Listen` (once it
+  has queued what a crash left), `Api` and `Respond` (Web API calls and
+  response URLs), `Settle` (wait for notices sent from here) and `Stop` (stop
+  receiving);
+- the gateway tells `Request` and `Hand`, in the order it accepted them; the
+  worker tells `Done` when a request was handled (the gateway deletes its
+  intake row, so a turn costs that process no write).
 
-It needs no engine and reads no settings: everything comes in ``start``. It
+It needs no engine and reads no settings: everything comes in `Start`'s
+`GatewayConfig`. It
 ends when its input closes (the engine's process stopped, or died): SIGINT
 and SIGTERM are left to the engine's process, which stops receiving first
 and lets the replies of queued turns go out through here before it closes.
@@ -28,8 +30,7 @@ import signal
 import sys
 from collections.abc import Callable
 from contextlib import AsyncExitStack
-from pathlib import Path
-from typing import Any
+from typing import assert_never
 
 import aiohttp
 import structlog
@@ -41,35 +42,48 @@ from slack_sdk.web.async_client import AsyncWebClient
 from adapters.common import SetupError
 from adapters.common.budget import Budget
 from adapters.slack.api import LocalApi, answer
-from adapters.slack.link import LINE_LIMIT, Link, Message
-from adapters.slack.listeners import Listeners
-from adapters.slack.send import Outbox
-from adapters.slack.setup import (
+from adapters.slack.gateway.listeners import Listeners
+from adapters.slack.gateway.setup import build_app, check_app_token, check_token, web_client
+from adapters.slack.link import LINE_LIMIT, Link
+from adapters.slack.protocol import (
     EVENTS_PATH,
-    STORE_FILE,
-    build_app,
-    check_app_token,
-    check_token,
-    web_client,
+    Api,
+    Call,
+    Done,
+    GatewayConfig,
+    Hand,
+    Handed,
+    Http,
+    Listen,
+    Post,
+    Reply,
+    Request,
+    Respond,
+    Settle,
+    Slash,
+    Start,
+    Stop,
+    Tell,
 )
-from adapters.slack.store import SlackStore
+from adapters.slack.send import Outbox
+from adapters.slack.store import STORE_FILE, SlackStore
 
 log = structlog.get_logger("adapters.slack")
-Configure = Callable[[Message], None]
-"""Sets up logging from ``start``'s ``log`` fields (``format``, ``level``) and the secrets to mask."""
+Configure = Callable[[GatewayConfig], None]
+"""Sets up logging from `GatewayConfig.log` and masks `GatewayConfig.secrets`."""
 
 
 class _LinkHandoff:
-    """Accepted work goes to the engine's process, as tells (in order)."""
+    """Accepted work goes to the worker, as tells (in order)."""
 
     def __init__(self, link: Link) -> None:
         self._link = link
 
-    def request(self, queue: str, intake: int, spec: dict[str, Any]) -> None:
-        self._link.tell("request", queue=queue, intake=intake, spec=spec)
+    def request(self, queue: str, intake: int, spec: Post | Slash) -> None:
+        self._link.tell(Request(queue=queue, intake=intake, spec=spec))
 
-    def press(self, spec: dict[str, Any]) -> None:
-        self._link.tell("press", spec=spec)
+    def press(self, spec: Handed) -> None:
+        self._link.tell(Hand(spec=spec))
 
 
 class Gateway:
@@ -84,66 +98,68 @@ class Gateway:
         self.link: Link | None = None
         self.app: AsyncApp | None = None
         self.bare: AsyncWebClient | None = None
-        self.http: Message | None = None
+        self.http: Http | None = None
         self.app_token = ""
         self.store: SlackStore | None = None
 
-    async def on_call(self, op: str, message: Message) -> Message:
-        if op == "api" or op == "respond":
-            assert self.api is not None, "start first"
-            return await answer(self.api, op, message)
-        if op == "start":
-            try:
-                return await self.start(message["config"])
-            except SetupError as exc:
-                return {"setup_error": str(exc)}
-        if op == "listen":
-            try:
-                return await self.listen()
-            except SetupError as exc:
-                return {"setup_error": str(exc)}
-        if op == "settle":
-            if self.listeners is not None:
-                await self.listeners.settle()
-            return {}
-        if op == "stop":
-            await self.receiving.aclose()
-            if self.listeners is not None:
-                await self.listeners.settle()
-            return {}
-        raise ValueError(f"unknown call: {op}")
+    async def on_call(self, call: Call) -> Reply:
+        match call:
+            case Api() | Respond():
+                assert self.api is not None, "start first"
+                return await answer(self.api, call)
+            case Start(config=config):
+                try:
+                    return await self.start(config)
+                except SetupError as exc:
+                    return Reply(setup_error=str(exc))
+            case Listen():
+                try:
+                    return await self.listen()
+                except SetupError as exc:
+                    return Reply(setup_error=str(exc))
+            case Settle():
+                if self.listeners is not None:
+                    await self.listeners.settle()
+                return Reply()
+            case Stop():
+                await self.receiving.aclose()
+                if self.listeners is not None:
+                    await self.listeners.settle()
+                return Reply()
+            case _:
+                assert_never(call)
 
-    async def start(self, config: Message) -> Message:
+    async def start(self, config: GatewayConfig) -> Reply:
         """Check the token(s), open ``slack.db``, make the app; our member id. Web API calls work from here on."""
         self._configure(config)
         assert self.link is not None
         session = aiohttp.ClientSession()
         self.stack.push_async_callback(session.close)
-        base_url, token = str(config["base_url"]), str(config["token"])
+        base_url, token = config.base_url, config.token
         api = LocalApi(web_client(token, base_url, session))
         bot_user = await check_token(api.client, base_url)
         self.api = api
-        store = await SlackStore.open(Path(config["data_dir"]) / STORE_FILE)
+        store = await SlackStore.open(config.data_dir / STORE_FILE)
         self.stack.push_async_callback(store.close)
         self.store = store
         # The budget is for progress reactions, which the engine's side sends; notices from here never wait.
         listeners = Listeners(
             store, Outbox(api, Budget(per_second=1.0, burst=5)), _LinkHandoff(self.link),
-            command=str(config["command"]), allowed_teams=config["allowed_teams"],
-            allowed_users=config["allowed_users"],
+            command=config.command, allowed_teams=config.allowed_teams, allowed_users=config.allowed_users,
         )
         self.listeners = listeners
         # bolt hands listeners a copy of this client with the token (authorize); it shares the session.
         bare = web_client(None, base_url, session)
-        http = config.get("http")
-        self.app = build_app(listeners, bare, token, bot_user, http["signing_secret"] if http else None)
+        http = config.http
+        self.app = build_app(listeners, bare, token, bot_user, http.signing_secret if http else None)
         self.http, self.bare = http, bare
         if not http:
-            await check_app_token(bare, str(config["app_token"]))
-            self.app_token = str(config["app_token"])
-        return {"bot_user": bot_user}
+            app_token = config.app_token or ""
+            await check_app_token(bare, app_token)
+            self.app_token = app_token
+        return Reply(bot_user=bot_user)
 
-    async def listen(self) -> Message:
+    async def listen(self) -> Reply:
         """Start receiving: the HTTP port (HTTP mode)."""
         assert self.app is not None and self.bare is not None, "start first"
         http, app = self.http, self.app
@@ -153,9 +169,9 @@ class Gateway:
             await runner.setup()
             self.receiving.push_async_callback(runner.cleanup)
             try:
-                await web.TCPSite(runner, http["host"], int(http["port"])).start()
+                await web.TCPSite(runner, http.host, http.port).start()
             except OSError as exc:
-                raise SetupError(f"cannot listen on {http['host']}:{http['port']} "
+                raise SetupError(f"cannot listen on {http.host}:{http.port} "
                                  f"(SLACK_HTTP_LISTEN, SLACK_HTTP_PORT): {exc.strerror or exc}") from None
             # aiohttp keeps the listening sockets on the runner; port 0 asked the OS for a free one.
             port = int(runner.addresses[0][1])
@@ -164,13 +180,14 @@ class Gateway:
             self.receiving.push_async_callback(handler.close_async)
             await handler.connect_async()  # type: ignore[no-untyped-call]
         log.info("slack.gateway_started", mode="http" if http else "socket", port=port, pid=os.getpid())
-        return {"port": port}
+        return Reply(port=port)
 
-    def on_tell(self, op: str, message: Message) -> None:
-        if op == "done" and self.store is not None:
-            self.store.done(int(message["intake"]))
-            return
-        log.warning("slack.gateway_unexpected", op=op)
+    def on_tell(self, tell: Tell) -> None:
+        match tell:
+            case Done(intake=intake) if self.store is not None:
+                self.store.done(intake)
+            case _:
+                log.warning("slack.gateway_unexpected", op=tell.op)
 
     async def run(self) -> None:
         """Serve the link on standard input and output until the input ends."""

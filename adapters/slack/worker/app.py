@@ -5,7 +5,8 @@ app-level token, so it needs no public URL and works behind NAT. HTTP mode
 serves ``/slack/events`` (bolt checks each request's signature and
 timestamp with the signing secret) for a deployment behind a load balancer.
 Either way the gateway receives (`adapters.slack.gateway`) and this process
-runs the turns (`adapters.slack.adapter`).
+runs the turns (`adapters.slack.worker.adapter`). Everything the gateway needs
+goes to it in one `GatewayConfig`, in the `Start` call.
 """
 
 from __future__ import annotations
@@ -14,18 +15,33 @@ import asyncio
 import sys
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import structlog
 
 from adapters.common import SetupError
-from adapters.slack.adapter import SlackAdapter
 from adapters.slack.api import RemoteApi
-from adapters.slack.link import LINE_LIMIT, Link, LinkClosed, Message
-from adapters.slack.setup import EVENTS_PATH, STORE_FILE
-from adapters.slack.store import SlackStore
+from adapters.slack.link import LINE_LIMIT, Link, LinkClosed
+from adapters.slack.protocol import (
+    EVENTS_PATH,
+    Call,
+    Done,
+    GatewayConfig,
+    Hand,
+    Http,
+    Listen,
+    Logging,
+    Reply,
+    Request,
+    Settle,
+    Start,
+    Stop,
+    Tell,
+)
+from adapters.slack.store import STORE_FILE, SlackStore
+from adapters.slack.worker.adapter import SlackAdapter
 from engine import Handler
 
 log = structlog.get_logger("adapters.slack")
@@ -40,15 +56,6 @@ __all__ = ["EVENTS_PATH", "GatewayExited", "Http", "Running", "running", "serve"
 
 class GatewayExited(RuntimeError):
     """The gateway process ended while the app was running (see its log lines for why)."""
-
-
-@dataclass(frozen=True)
-class Http:
-    """HTTP mode: where the events endpoint listens, and the secret requests are signed with."""
-
-    signing_secret: str
-    host: str = "0.0.0.0"
-    port: int = 3000
 
 
 @dataclass(frozen=True)
@@ -109,17 +116,18 @@ async def running(
         raise SetupError("set SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET with SLACK_MODE=http")
     adapter: SlackAdapter | None = None
 
-    def on_tell(op: str, message: Message) -> None:
+    def on_tell(tell: Tell) -> None:
         assert adapter is not None
-        if op == "request":
-            adapter.request(str(message["queue"]), int(message["intake"]), message["spec"])
-        elif op == "press":
-            adapter.press(message["spec"])
-        else:
-            log.warning("slack.link_unexpected", op=op)
+        match tell:
+            case Request():
+                adapter.request(tell.queue, tell.intake, tell.spec)
+            case Hand():
+                adapter.press(tell.spec)
+            case Done():
+                log.warning("slack.link_unexpected", op=tell.op)
 
-    async def on_call(op: str, message: Message) -> Message:
-        raise ValueError(f"the engine's side answers no calls ({op})")
+    async def on_call(call: Call) -> Reply:
+        raise ValueError(f"the engine's side answers no calls ({call.op})")
 
     async with AsyncExitStack() as stack:
         process = await _spawn(gateway)
@@ -132,42 +140,41 @@ async def running(
 
         async def settled() -> None:
             if not link.closed:
-                await link.call("settle")
+                await link.call(Settle())
 
         def handled(intake: int) -> None:
             # The gateway deletes the row in its next group commit: no write on this process's side.
             if link.closed:
                 store.done(intake)
             else:
-                link.tell("done", intake=intake)
+                link.tell(Done(intake=intake))
 
         adapter = SlackAdapter(engine, store, RemoteApi(link), eyes_after=eyes_after,
                                keep_replies_s=keep_replies_s, command=command, settled=settled, handled=handled)
-        config = {
-            "token": token, "base_url": base_url, "data_dir": str(data_dir), "app_token": app_token,
-            "http": asdict(http) if http is not None else None, "command": command,
-            "allowed_teams": list(allowed_teams), "allowed_users": list(allowed_users),
-            "log": {"format": log_format, "level": log_level},
-        }
+        config = GatewayConfig(
+            token=token, base_url=base_url, data_dir=data_dir, app_token=app_token, http=http, command=command,
+            allowed_teams=list(allowed_teams), allowed_users=list(allowed_users),
+            log=Logging(format=log_format, level=log_level),
+        )
         try:
-            started = await link.call("start", config=config)
+            started = await link.call(Start(config=config))
         except LinkClosed:
             raise SetupError(f"the Slack gateway process exited at start-up (code {await process.wait()})") from None
-        if "setup_error" in started:
-            raise SetupError(str(started["setup_error"]))
+        if started.setup_error is not None:
+            raise SetupError(started.setup_error)
         # What a crash left is queued before anything new can arrive (and be counted twice).
         await adapter.recover()
-        listening = await link.call("listen")
-        if "setup_error" in listening:
+        listening = await link.call(Listen())
+        if listening.setup_error is not None:
             await adapter.drain(0, gateway_alive=False)  # the recovered requests stay pending for the next start
-            raise SetupError(str(listening["setup_error"]))
+            raise SetupError(listening.setup_error)
         # Last in, first out: stop receiving, then let queued turns finish (their replies go out
         # through the gateway), then close its input.
         stack.push_async_callback(_drain, adapter, link)
         stack.push_async_callback(_stop_receiving, link)
-        log.info("slack.started", mode="http" if http is not None else "socket", port=listening.get("port"),
+        log.info("slack.started", mode="http" if http is not None else "socket", port=listening.port,
                  gateway=process.pid)
-        yield Running(adapter, listening.get("port"), process, ended)
+        yield Running(adapter, listening.port, process, ended)
 
 
 async def _drain(adapter: SlackAdapter, link: Link) -> None:
@@ -177,7 +184,7 @@ async def _drain(adapter: SlackAdapter, link: Link) -> None:
 async def _stop_receiving(link: Link) -> None:
     if not link.closed:
         try:
-            await link.call("stop")
+            await link.call(Stop())
         except LinkClosed:
             pass
 

@@ -1,7 +1,7 @@
 """What an accepted request becomes: its engine turn, run in its conversation's queue.
 
 A listener records a post or a slash command in ``slack.db`` (`SlackStore.accept`)
-and hands its stored form (the *spec*) here; so does `SlackAdapter.recover`
+and hands its stored form (the *spec*: `Post` or `Slash` of `adapters.slack.protocol`) here; so does `SlackAdapter.recover`
 for what a crash interrupted. Running from the spec alone, not from the
 request, is what lets a recovered request run exactly like a fresh one.
 """
@@ -11,19 +11,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import Any
 
 from adapters.common import MESSAGE_COMMANDS, ChatQueues, command_turn
 from adapters.slack.link import LinkClosed
 from adapters.slack.place import Place
+from adapters.slack.protocol import Post, Slash
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore
 from adapters.slack.text import esc, shorten
-from adapters.slack.turns import Turns
-from adapters.slack.typed import run_typed
+from adapters.slack.worker.turns import Turns
+from adapters.slack.worker.typed import run_typed
 from engine import Message
-
-Spec = dict[str, Any]
 
 
 class Requests:
@@ -35,7 +33,7 @@ class Requests:
         self._handled = handled or store.done
         """Deletes a handled intake row without waiting (`SlackStore.done`, here or in the gateway)."""
 
-    def submit(self, queue: str, intake: int, spec: Spec) -> None:
+    def submit(self, queue: str, intake: int, spec: Post | Slash) -> None:
         """Queue intake row ``intake`` behind its conversation's earlier jobs (on the turns' loop)."""
 
         async def job() -> None:
@@ -52,18 +50,18 @@ class Requests:
 
         self.queues.submit(queue, job, spec)
 
-    async def run(self, spec: Spec) -> None:
+    async def run(self, spec: Post | Slash) -> None:
         """A post becomes a message turn; a slash command a message in a new thread, or a control."""
-        place = Place.from_json(spec["place"])
-        at = datetime.fromtimestamp(float(spec["at"]), timezone.utc)
-        if spec["kind"] == "post":
-            post = Message(conversation=place.conversation, user=place.user_key, at=at, text=spec["text"],
-                           message_id=spec["ts"])
-            await run_typed(self.turns, place, post, spec["ts"])  # "2", "skip", "approve." mean what the buttons do
+        place = spec.place
+        at = datetime.fromtimestamp(spec.at, timezone.utc)
+        if isinstance(spec, Post):
+            post = Message(conversation=place.conversation, user=place.user_key, at=at, text=spec.text,
+                           message_id=spec.ts)
+            await run_typed(self.turns, place, post, spec.ts)  # "2", "skip", "approve." mean what the buttons do
             return
-        name, arg = str(spec["name"]), str(spec["arg"])
+        name, arg = spec.name, spec.arg
         if name in MESSAGE_COMMANDS:
-            await self._slash_message(place, arg, at, f"cmd:{spec['id']}")
+            await self._slash_message(place, arg, at, f"cmd:{spec.id}")
             return
         conversation = place.conversation
         if not place.dm:  # a control applies to the member's latest conversation here

@@ -4,12 +4,13 @@ The Slack app runs as two processes (ARCHITECTURE §6–7):
 
 - the **gateway** (`adapters.slack.gateway`) holds every connection to Slack:
   it receives (HTTP mode or Socket Mode), acknowledges, records and
-  de-duplicates (`adapters.slack.listeners`), and makes the Web API calls;
+  de-duplicates (`adapters.slack.gateway.listeners`), and makes the Web API calls;
 - **this** process runs the engine. Accepted requests and presses arrive in
   the order the gateway accepted them; each runs in its conversation's queue
   (`ChatQueues`): one turn at a time per conversation, conversations
   concurrently (`Requests`, `Presses`, `Turns`). Replies go back to the
-  gateway as lines through the pipe (`adapters.slack.api.RemoteApi`).
+  gateway as lines through the pipe (`adapters.slack.api.RemoteApi`), in the
+  typed messages of `adapters.slack.protocol`.
 
 Why two: receiving, acknowledging and posting are Python work, and in one
 process they share one interpreter lock with the engine. Under load they
@@ -21,25 +22,24 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import structlog
+from pydantic import ValidationError
 
 from adapters.common import Budget, ChatQueues, ReplyNotShown
 from adapters.slack import texts
 from adapters.slack.api import SlackApi
 from adapters.slack.link import LinkClosed
-from adapters.slack.place import Place
-from adapters.slack.presses import Presses
+from adapters.slack.protocol import ACCEPTED, Handed, Post, Slash
 from adapters.slack.render import plain
-from adapters.slack.requests import Requests
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore
-from adapters.slack.turns import Turns
+from adapters.slack.worker.presses import Presses
+from adapters.slack.worker.requests import Requests
+from adapters.slack.worker.turns import Turns
 from engine import Handler
 
 log = structlog.get_logger("adapters.slack")
-Spec = dict[str, Any]
 
 
 class SlackAdapter:
@@ -81,25 +81,30 @@ class SlackAdapter:
         self.presses = Presses(self.turns, store, self.outbox)
         self._settled = settled
 
-    def request(self, queue: str, intake: int, spec: Spec) -> None:
+    def request(self, queue: str, intake: int, spec: Post | Slash) -> None:
         """A recorded post or slash command: queue it behind its conversation's earlier work."""
         self.requests.submit(queue, intake, spec)
 
-    def press(self, spec: Spec) -> None:
+    def press(self, spec: Handed) -> None:
         """A press that took its buttons, a Revise submission or a confirmed forget: queue it."""
-        place = Place.from_json(spec["place"])
 
         async def job() -> None:
             await self.presses.run(spec)
 
-        self.queues.submit(place.conversation, job, spec)
+        self.queues.submit(spec.place.conversation, job, spec)
 
     async def recover(self) -> int:
         """Queue again the requests a crash interrupted (acknowledged, not yet handled); how many."""
         pending = await self.store.pending()
         for item in pending:
             log.info("slack.recovered", intake=item.id, kind=item.spec.get("kind"))
-            self.requests.submit(item.queue, item.id, item.spec)
+            try:
+                spec = ACCEPTED.validate_python(item.spec)
+            except ValidationError as exc:  # no turn can come of it: say so once, and let it go
+                log.error("slack.recovered_unreadable", intake=item.id, error=str(exc.errors()[0]["msg"]))
+                self.store.done(item.id)
+                continue
+            self.requests.submit(item.queue, item.id, spec)
         return len(pending)
 
     async def drain(self, timeout: float | None = None, *, gateway_alive: bool = True) -> None:
@@ -122,15 +127,16 @@ class SlackAdapter:
         A turn the engine handled but whose reply was lost (`ReplyNotShown`) is never answered
         with "please try again": that would log it twice.
         """
-        spec = context if isinstance(context, dict) else {}
+        kind = getattr(context, "kind", None)
         if isinstance(exc, LinkClosed):  # the gateway is gone: nothing can be shown; the request stays pending
-            log.warning("slack.job_left_pending", kind=spec.get("kind"), reason=str(exc))
+            log.warning("slack.job_left_pending", kind=kind, reason=str(exc))
             return
         done = exc if isinstance(exc, ReplyNotShown) else None
-        log.error("slack.job_failed", kind=spec.get("kind"), handled=done is not None, exc_info=exc)
-        if "place" in spec:
+        log.error("slack.job_failed", kind=kind, handled=done is not None, exc_info=exc)
+        place = getattr(context, "place", None)
+        if place is not None:
             text = texts.APOLOGY if done is None else texts.reply_not_shown(done.kinds, self.command)
             try:
-                await self.outbox.ephemeral(Place.from_json(spec["place"]), plain(text)[0])
+                await self.outbox.ephemeral(place, plain(text)[0])
             except Exception as again:
                 log.warning("slack.apology_failed", reason=str(again))
