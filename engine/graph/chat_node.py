@@ -34,7 +34,7 @@ class ChatNode:
         """A CHAT reply; a question about the person's data, or a reply stating it, goes to the query flow."""
         if state.get("small_talk"):
             # A greeting or thanks alone: answered by code, never sent through the query flow.
-            return emit(state, Answer(text=texts.small_talk(state["small_talk"], language_of(state["text"]))))
+            return emit(Answer(text=texts.small_talk(state["small_talk"], language_of(state["text"]))))
         registry = self.d.selector.registry
         everything = self.d.selector.build_active_context(registry.names)
         shape = read_question(state["text"], everything, date.fromisoformat(state["today"]))
@@ -49,4 +49,4 @@ class ChatNode:
             # The reply would state their numbers unchecked: answer through the query flow instead.
             log.info("chat.rerouted", reason="reply states their data")
             return {"intent": "QUERY", "domains": domains_for(shape, registry)}
-        return emit(state, Answer(text=out.reply))
+        return emit(Answer(text=out.reply))

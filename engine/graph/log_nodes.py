@@ -209,8 +209,8 @@ class LogNodes:
         # A planned session of that day and exercise is now done.
         await self.d.entries.complete_planned(state["user"], on, entry.terms)
         if date_notice:
-            return emit(state, _logged(stored), Notice(text=date_notice, code="date"))
-        return emit(state, _logged(stored))
+            return emit(_logged(stored), Notice(text=date_notice, code="date"))
+        return emit(_logged(stored))
 
     async def store_note(self, state: State) -> dict[str, Any]:
         today = date.fromisoformat(state["today"])
@@ -230,10 +230,10 @@ class LogNodes:
             source_key=f"turn:{state['turn_id']}:0",
         )
         stored = await self.d.entries.add(state["user"], [entry])
-        return emit(state, _logged(stored))
+        return emit(_logged(stored))
 
     async def cancelled(self, state: State) -> dict[str, Any]:
-        return emit(state, Notice(text=texts.CANCELLED_MESSAGE, code="cancelled"))
+        return emit(Notice(text=texts.CANCELLED_MESSAGE, code="cancelled"))
 
     async def remember(self, state: State) -> dict[str, Any]:
         """Append the exchange to the trimmed history (the only state that outlives a turn)."""

@@ -96,10 +96,10 @@ class QueryNodes:
         shape = QuestionShape.model_validate(update["shape"])
         if shape.date is not None and shape.date.status == "invalid":
             notice = Notice(text=texts.not_on_calendar(shape.date.phrase), code="bad_date")
-            update.update(halt=True, **emit(state, notice))
+            update.update(halt=True, **emit(notice))
         elif shape.unread and state.get("intent") == "QUERY":
             # Never silently all time: say how the words were taken before the answer comes.
-            update.update(emit(state, Notice(text=texts.period_not_read(shape.unread, update["language"]), code="period")))
+            update.update(emit(Notice(text=texts.period_not_read(shape.unread, update["language"]), code="period")))
         return update
 
     async def plan(self, state: State) -> dict[str, Any]:
@@ -169,7 +169,7 @@ class QueryNodes:
             "articles": [dump(n) for n in notes],
         }
         if self.d.library is not None and (away := self.d.library.notice()) is not None:
-            update.update(emit(state, away))  # once: this answer went without the knowledge base, and why
+            update.update(emit(away))  # once: this answer went without the knowledge base, and why
         return update
 
     async def analyze(self, state: State) -> dict[str, Any]:
@@ -280,7 +280,7 @@ class QueryNodes:
             # Code read what was asked and computed the answer: the person gets it without the model,
             # told why there is nothing more (FINISH states code's claims alone).
             log.warning("synthesize.model_down", error=type(exc).__name__)
-            return {"draft": None, "answered_by_code": False, **emit(state, Notice(
+            return {"draft": None, "answered_by_code": False, **emit(Notice(
                 text=texts.answered_without_model(lang), code="model_down"))}
         out.offered = [r.id for r in offered.refs]
         return {"draft": dump(out), "answered_by_code": False}
@@ -305,7 +305,7 @@ class QueryNodes:
         if state.get("answered_by_code"):
             text = state.get("by_code_text") or ""
             lang = "ko" if state.get("language") == "ko" else "en"
-            return emit(state, Answer(text=text, partial=bool(state.get("is_partial")), language=lang))
+            return emit(Answer(text=text, partial=bool(state.get("is_partial")), language=lang))
         answer = await answer_outcome(
             self.d.entries,
             state["user"],
@@ -318,4 +318,4 @@ class QueryNodes:
             articles=articles_of(state),
             wanted=QuestionShape.model_validate(state["shape"]).wanted,
         )
-        return emit(state, answer)
+        return emit(answer)

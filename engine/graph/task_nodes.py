@@ -161,7 +161,7 @@ class TaskNodes:
                 break
             if out.next_step == "no_task":
                 reply = Answer(text=plan_texts.nothing_to_plan(out.reasoning))
-                return {"task": None, "ask": None, **emit(state, reply)}
+                return {"task": None, "ask": None, **emit(reply)}
             given = Given(table, state["text"], logged_amounts(logged_values(entries, facts)), lang,
                           names_for(table, ctx, lang))
             check = check_ops(out.operations, domain, ctx, entries, today, now.isoformat(), given)
@@ -189,7 +189,7 @@ class TaskNodes:
                 break
         if not result:
             reply = Answer(text=plan_texts.planning_out_of_time(budget.max_time_ms / 1000), partial=True)
-            return {"task": None, "ask": None, **emit(state, reply)}
+            return {"task": None, "ask": None, **emit(reply)}
         return await self._decide(state, domain, result)
 
     async def _decide(self, state: State, domain: Domain, r: dict[str, Any]) -> dict[str, Any]:
@@ -251,7 +251,7 @@ class TaskNodes:
         plan = WorkPlan(**base, note=note)
         citations = [s for e in evidence for s in e.sources][:10]
         answer = Answer(text=plan_texts.plan_text(plan), citations=citations, partial=bool(note))
-        return {"task": dump(plan), "ask": None, **emit(state, answer)}
+        return {"task": dump(plan), "ask": None, **emit(answer)}
 
     async def approval(self, state: State) -> dict[str, Any]:
         sheet = TaskSheet.model_validate(state["task"])
@@ -271,9 +271,9 @@ class TaskNodes:
             update.update(revision_feedback=reply.feedback.strip()[:1000], revisions=revisions)
             if revisions > self._domain(state).attempt_budget.max_attempts:
                 notice = Notice(text=plan_texts.TOO_MANY_REVISIONS, code="revisions")
-                update.update(decision="too_many", **emit(state, notice))
+                update.update(decision="too_many", **emit(notice))
         elif decision == "cancel":
-            update.update(emit(state, Notice(text=plan_texts.PLAN_CANCELLED, code="cancelled")))
+            update.update(emit(Notice(text=plan_texts.PLAN_CANCELLED, code="cancelled")))
         return update
 
     async def record_decision(self, state: State) -> dict[str, Any]:
@@ -291,12 +291,12 @@ class TaskNodes:
             await self._event(state, "COMMITTED", f"{sheet.patch.patch_id}: {len(result.lines)} changes")
         if not result.changed:
             # Said only when something changed: a correction that matched no set is reported as such.
-            return emit(state, Notice(text=plan_texts.nothing_changed(result.unchanged), code="unchanged"))
+            return emit(Notice(text=plan_texts.nothing_changed(result.unchanged), code="unchanged"))
         created = await self.d.entries.by_ids(state["user"], result.created)
         goal_lines = [line for line in result.lines if line.startswith("goal (")]
         done = Notice(text=plan_texts.committed(goal_lines), code="committed")
         if not created:
-            return emit(state, done)
+            return emit(done)
         corrects = any(op.op == "correct_entry" for op in sheet.patch.ops)
         logged = Logged(
             entries=[
@@ -307,4 +307,4 @@ class TaskNodes:
                 for e in created
             ]
         )
-        return emit(state, logged, done)
+        return emit(logged, done)
