@@ -15,10 +15,8 @@ from typing import Annotated, Any, TypedDict
 from pydantic import BaseModel
 
 from engine.agents.context import ClarificationItem, HistoryItem
-from engine.agents.schemas import AnalyzerOutput, ParserOutput, PlannerOutput, SynthesizerOutput
-from engine.interrupts import AskPayload
+from engine.agents.schemas import AnalyzerOutput
 from engine.query.articles import ArticleNote
-from engine.query.references import RefTable
 
 
 RESET: dict[str, Any] = {"kind": "reset"}
@@ -167,44 +165,18 @@ def fresh_turn(
     return State(**copy.deepcopy(PER_TURN), **header)
 
 
-# --------------------------------------------------------------------------- typed reads and writes
-# Fields hold plain JSON so checkpoints stay portable; these give them back as models.
-
-
-def pending_ask(state: State) -> AskPayload | None:
-    """The question this turn is about to ask or is waiting on."""
-    ask = state.get("ask")
-    return AskPayload.model_validate(ask) if ask else None
-
-
-def parsed_of(state: State) -> ParserOutput | None:
-    parsed = state.get("parsed")
-    return ParserOutput.model_validate(parsed) if parsed else None
-
-
-def plan_of(state: State) -> PlannerOutput | None:
-    plan = state.get("plan")
-    return PlannerOutput.model_validate(plan) if plan else None
+# --------------------------------------------------------------------------- writes
+# Fields hold plain JSON so checkpoints stay portable; ``engine.graph.view.TurnView`` gives them back as models.
 
 
 def analysis_of(state: State) -> AnalyzerOutput | None:
+    """Kept for an agent call's arguments until agents take input models (nodes read ``TurnView.analysis``)."""
     analysis = state.get("analysis")
     return AnalyzerOutput.model_validate(analysis) if analysis else None
 
 
-def draft_of(state: State) -> SynthesizerOutput | None:
-    draft = state.get("draft")
-    return SynthesizerOutput.model_validate(draft) if draft else None
-
-
-def refs_of(state: State) -> RefTable:
-    """The values this turn's answer may refer to (empty before RETRIEVE)."""
-    refs = state.get("refs")
-    return RefTable.model_validate(refs) if refs else RefTable()
-
-
 def articles_of(state: State) -> list[ArticleNote]:
-    """The knowledge-base sections this turn's answer was offered (empty without a knowledge base)."""
+    """Kept for an agent call's arguments until agents take input models (nodes read ``TurnView.articles``)."""
     return [ArticleNote.model_validate(a) for a in state.get("articles") or []]
 
 
