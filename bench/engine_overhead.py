@@ -628,7 +628,7 @@ async def _floor_wait_user(state: State) -> dict[str, Any]:
 
 async def _floor_store(state: State) -> dict[str, Any]:
     logged = {"kind": "logged", "entries": [{"entry_id": state["turn_id"], "summary": state["text"]}]}
-    return {"outcomes": [*state.get("outcomes", []), logged]}
+    return {"outcomes": [logged]}
 
 
 async def _floor_remember(state: State) -> dict[str, Any]:

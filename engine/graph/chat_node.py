@@ -8,7 +8,6 @@ values travel by reference and articles are cited.
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 import structlog
@@ -17,6 +16,7 @@ from engine.agents.chat import chat
 from engine import texts
 from engine.graph.deps import Deps
 from engine.graph.state import State, emit
+from engine.graph.view import TurnView
 from engine.outcomes import Answer
 from engine.query.asking import asks_about_data, domains_for, states_data
 from engine.query.lookup import answers_from_articles, domains_named
@@ -32,21 +32,22 @@ class ChatNode:
 
     async def chat(self, state: State) -> dict[str, Any]:
         """A CHAT reply; a question about the person's data, or a reply stating it, goes to the query flow."""
-        if state.get("small_talk"):
+        t = TurnView(state, self.d)
+        if t.small_talk:
             # A greeting or thanks alone: answered by code, never sent through the query flow.
-            return emit(state, Answer(text=texts.small_talk(state["small_talk"], language_of(state["text"]))))
+            return emit(Answer(text=texts.small_talk(t.small_talk, language_of(t.text))))
         registry = self.d.selector.registry
-        everything = self.d.selector.build_active_context(registry.names)
-        shape = read_question(state["text"], everything, date.fromisoformat(state["today"]))
-        if asks_about_data(state["text"], shape):
+        everything = t.everything
+        shape = read_question(t.text, everything, t.today)
+        if asks_about_data(t.text, shape):
             log.info("chat.rerouted", reason="asks about their data")
             return {"intent": "QUERY", "domains": domains_for(shape, registry)}
-        if answers_from_articles(self.d.library, registry, state["text"]):
+        if answers_from_articles(self.d.library, registry, t.text):
             log.info("chat.rerouted", reason="asks for knowledge the articles hold")
-            return {"intent": "QUERY", "domains": domains_for(shape, registry) or domains_named(registry, state["text"])}
+            return {"intent": "QUERY", "domains": domains_for(shape, registry) or domains_named(registry, t.text)}
         out = await chat(self.d.llm, state["text"])
         if states_data(out.reply, everything):
             # The reply would state their numbers unchecked: answer through the query flow instead.
             log.info("chat.rerouted", reason="reply states their data")
             return {"intent": "QUERY", "domains": domains_for(shape, registry)}
-        return emit(state, Answer(text=out.reply))
+        return emit(Answer(text=out.reply))

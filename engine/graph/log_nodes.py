@@ -22,7 +22,8 @@ from engine import texts
 from engine.language.dates import resolve_date
 from engine.agents.context import ClarificationItem, HistoryItem
 from engine import interrupts
-from engine.graph.state import State, dump, emit, parsed_of, pending_ask
+from engine.graph.state import State, dump, emit
+from engine.graph.view import TurnView
 from engine.interrupts import AskQuestion, Cancelled
 from engine.outcomes import Logged, LoggedEntry, Notice
 from engine.graph.deps import Deps
@@ -50,7 +51,7 @@ class LogNodes:
 
     async def route(self, state: State) -> dict[str, Any]:
         registry = self.d.selector.registry
-        if self.d.read_in_code and (read := self._read(state)) is not None:
+        if self.d.read_in_code and (read := self._read(TurnView(state, self.d))) is not None:
             return read
         out = await route(self.d.llm, registry, state["text"], state.get("history", []))
         domains = out.domains
@@ -58,11 +59,10 @@ class LogNodes:
             domains = [FALLBACK_DOMAIN]
         return {"intent": out.intent, "also_query": out.also_query, "domains": domains}
 
-    def _read(self, state: State) -> dict[str, Any] | None:
+    def _read(self, t: TurnView) -> dict[str, Any] | None:
         """The route code reads (a log, a question it can plan, small talk), or None: the Router decides."""
         registry = self.d.selector.registry
-        everything = self.d.selector.build_active_context(registry.names)
-        reading = read_message(state["text"], registry, everything, date.fromisoformat(state["today"]))
+        reading = read_message(t.text, registry, t.everything, t.today)
         if reading.kind in ("greeting", "thanks"):
             return {"intent": "CHAT", "small_talk": reading.kind}
         if reading.kind == "log" and reading.log is not None:
@@ -81,19 +81,20 @@ class LogNodes:
         return None
 
     async def parse(self, state: State) -> dict[str, Any]:
-        read = state.get("read") or {}
+        t = TurnView(state, self.d)
+        read = t.read
         code = ParserOutput.model_validate(read["parsed"]) if read.get("parsed") else None
         if code is not None and read.get("complete"):
             # Code read every part of the message: stored as read, no model call.
             return {"parsed": dump(code)}
         if read.get("unnamed"):
-            named = self._named(state)
+            named = self._named(t)
             if named is not None:
                 return {"parsed": dump(named)}
-            if not state.get("answers"):
+            if not t.answers:
                 # The sets were read; which exercise is the one thing missing, and only the person knows it.
                 return {"parsed": dump(_missing_exercise(code))}
-        ctx = self.d.selector.build_active_context(state.get("domains"))
+        ctx = t.ctx
         registry = self.d.selector.registry
         out = await parse(
             self.d.llm,
@@ -111,15 +112,13 @@ class LogNodes:
             out = out.model_copy(update={"status": "needs_clarification", "missing": [EMPTY_PARSE]})
         return {"parsed": dump(out)}
 
-    def _named(self, state: State) -> ParserOutput | None:
+    def _named(self, t: TurnView) -> ParserOutput | None:
         """The message read again with the exercise the person named ("bench" + "did 5x5 today"), when
         code then reads all of it."""
-        answers = [a["answer"] for a in state.get("answers", []) if str(a.get("answer", "")).strip()]
+        answers = [a["answer"] for a in t.answers if str(a.get("answer", "")).strip()]
         if not answers:
             return None
-        registry = self.d.selector.registry
-        everything = self.d.selector.build_active_context(registry.names)
-        reading = read_message(f"{answers[-1]} {state['text']}", registry, everything, date.fromisoformat(state["today"]))
+        reading = read_message(f"{answers[-1]} {t.text}", self.d.selector.registry, t.everything, t.today)
         if reading.kind == "log" and reading.log is not None and reading.log.complete and reading.log.exercises:
             return parsed_from(reading.log)
         return None
@@ -134,38 +133,40 @@ class LogNodes:
         return names[:limit]
 
     async def clarify(self, state: State) -> dict[str, Any]:
-        parsed = parsed_of(state)
+        t = TurnView(state, self.d)
+        parsed = t.parsed
+        asked = {"ask_origin": "log", "clarify_rounds": t.clarify_rounds + 1}
         if parsed is not None and parsed.missing == [EXERCISE]:
             payload = interrupts.ask(
-                [AskQuestion(text=texts.WHICH_EXERCISE, options=await self._recent_exercises(state["user"]),
-                             gap=EXERCISE)],
+                [AskQuestion(text=texts.WHICH_EXERCISE, options=await self._recent_exercises(t.user), gap=EXERCISE)],
                 why=texts.SETS_WITHOUT_EXERCISE_WHY,
                 if_declined=texts.LOG_DECLINE_FALLBACK,
-                asked_by=state["user"],
+                asked_by=t.user,
             )
-            return {"ask": dump(payload), "ask_origin": "log", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
+            return {"ask": dump(payload), **asked}
         if parsed is not None and is_empty(parsed):
             # Nothing was read, so there is nothing for the Clarifier to be specific about: ask in code.
             payload = interrupts.ask(
-                [AskQuestion(text=texts.what_was_meant(state["text"]), gap=EMPTY_PARSE)],
+                [AskQuestion(text=texts.what_was_meant(t.text), gap=EMPTY_PARSE)],
                 why=texts.EMPTY_PARSE_WHY,
                 if_declined=texts.EMPTY_PARSE_DECLINED,
-                asked_by=state["user"],
+                asked_by=t.user,
             )
-            return {"ask": dump(payload), "ask_origin": "log", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
-        ctx = self.d.selector.build_active_context(state.get("domains"))
+            return {"ask": dump(payload), **asked}
+        ctx = t.ctx
         out = await clarify(self.d.llm, ctx, state["text"], parsed.missing if parsed else [])
         payload = interrupts.ask(
             [AskQuestion(text=q.question, options=q.options, gap=q.gap_addressed) for q in out.questions],
             why=out.context_explanation,
             if_declined=out.fallback_action or texts.LOG_DECLINE_FALLBACK,
-            asked_by=state["user"],
+            asked_by=t.user,
         )
-        return {"ask": dump(payload), "ask_origin": "log", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
+        return {"ask": dump(payload), **asked}
 
     async def wait_user(self, state: State) -> dict[str, Any]:
         """The pause for a person (LOG and QUERY flows); no side effects, since it re-runs on resume."""
-        ask = pending_ask(state) or interrupts.ask([], why="", if_declined="", asked_by=state["user"])
+        t = TurnView(state)
+        ask = t.ask or interrupts.ask([], why="", if_declined="", asked_by=t.user)
         reply = interrupts.read_clarification(interrupt(dump(ask)))
         if isinstance(reply, Cancelled):
             return {"cancelled": True, "ask": None}
@@ -178,21 +179,21 @@ class LogNodes:
             answers = answers * len(questions)
         items = [ClarificationItem(question=q.text, answer=a) for q, a in zip(questions, answers) if a]
         return {
-            "answers": [*state.get("answers", []), *items],
+            "answers": [*t.answers, *items],
             # Keyed per question: two questions about one gap, or one asked in two rounds, keep both answers.
-            "user_responses": interrupts.keep_answers(state.get("user_responses", {}), questions, answers),
+            "user_responses": interrupts.keep_answers(t.user_responses, questions, answers),
             "declined": False,
             "ask": None,
         }
 
     async def store(self, state: State) -> dict[str, Any]:
-        parsed = ParserOutput.model_validate(state["parsed"])
-        today = date.fromisoformat(state["today"])
+        t = TurnView(state, self.d)
+        parsed = t.parsed
+        assert parsed is not None, "STORE runs after PARSE"
         # The parser's domain is what the entry is; its vocabulary finds the entry's terms.
-        domains = [parsed.domain, *(d for d in state.get("domains") or [] if d != parsed.domain)]
-        ctx = self.d.selector.build_active_context(domains)
-        on, date_notice = _occurred_on(parsed.date_text, state["text"], today)
-        text = state["text"] + "".join(f"\n{a['answer']}" for a in state.get("answers", []))
+        ctx = t.context_of([parsed.domain, *(d for d in t.domains if d != parsed.domain)])
+        on, date_notice = _occurred_on(parsed.date_text, t.text, t.today)
+        text = t.text + "".join(f"\n{a['answer']}" for a in t.answers)
         data = parsed.model_dump(mode="json", exclude={"status", "missing", "summary", "date_text"})
         entry = NewEntry(
             occurred_on=on,
@@ -203,21 +204,20 @@ class LogNodes:
             raw_text=text,
             # Exercise names count as terms too, so a name the vocabulary lacks is still found by it.
             terms=list(dict.fromkeys([*ctx.vocabulary.terms(text), *(e.name for e in parsed.exercises)])),
-            source_key=f"turn:{state['turn_id']}:0",
+            source_key=f"turn:{t.turn_id}:0",
         )
-        stored = await self.d.entries.add(state["user"], [entry])
+        stored = await self.d.entries.add(t.user, [entry])
         # A planned session of that day and exercise is now done.
-        await self.d.entries.complete_planned(state["user"], on, entry.terms)
+        await self.d.entries.complete_planned(t.user, on, entry.terms)
         if date_notice:
-            return emit(state, _logged(stored), Notice(text=date_notice, code="date"))
-        return emit(state, _logged(stored))
+            return emit(_logged(stored), Notice(text=date_notice, code="date"))
+        return emit(_logged(stored))
 
     async def store_note(self, state: State) -> dict[str, Any]:
-        today = date.fromisoformat(state["today"])
-        ctx = self.d.selector.build_active_context(state.get("domains"))
-        on, _ = _occurred_on("", state["text"], today)
+        t = TurnView(state, self.d)
+        on, _ = _occurred_on("", t.text, t.today)
         domain = (state.get("domains") or [FALLBACK_DOMAIN])[0]
-        text = state["text"]
+        text = t.text
         entry = NewEntry(
             occurred_on=on,
             domain=domain,
@@ -226,21 +226,22 @@ class LogNodes:
             summary="note: " + _clip(text, 60),
             data={},
             raw_text=text,
-            terms=ctx.vocabulary.terms(text),
-            source_key=f"turn:{state['turn_id']}:0",
+            terms=t.ctx.vocabulary.terms(text),
+            source_key=f"turn:{t.turn_id}:0",
         )
-        stored = await self.d.entries.add(state["user"], [entry])
-        return emit(state, _logged(stored))
+        stored = await self.d.entries.add(t.user, [entry])
+        return emit(_logged(stored))
 
     async def cancelled(self, state: State) -> dict[str, Any]:
-        return emit(state, Notice(text=texts.CANCELLED_MESSAGE, code="cancelled"))
+        return emit(Notice(text=texts.CANCELLED_MESSAGE, code="cancelled"))
 
     async def remember(self, state: State) -> dict[str, Any]:
         """Append the exchange to the trimmed history (the only state that outlives a turn)."""
-        said = "; ".join(_outcome_line(o) for o in state.get("outcomes", [])) or "(nothing)"
+        t = TurnView(state)
+        said = "; ".join(_outcome_line(o) for o in t.outcomes) or "(nothing)"
         history = [
-            *state.get("history", []),
-            HistoryItem(role="user", text=_clip(state["text"], 300)),
+            *t.history,
+            HistoryItem(role="user", text=_clip(t.text, 300)),
             HistoryItem(role="assistant", text=_clip(said, 300)),
         ]
         keep = 2 * self.d.history_turns

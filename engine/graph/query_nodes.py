@@ -30,8 +30,9 @@ from engine.domains.registry import ActiveDomainContext
 from engine.errors import ModelFailed, ModelMissing, ModelTimeout, ModelUnreachable
 from engine.facts import Fact, compute_facts, facts_text
 from engine.graph.deps import Deps
-from engine.graph.routes import expansion_requests, loaded_domains, user_only_gaps
-from engine.graph.state import State, analysis_of, articles_of, draft_of, dump, emit, plan_of, refs_of
+from engine.graph.routes import expansion_requests, user_only_gaps
+from engine.graph.state import State, analysis_of, articles_of, dump, emit
+from engine.graph.view import TurnView
 from engine.interrupts import AskQuestion
 from engine.outcomes import Answer, Notice
 from engine.query.answering import answer_outcome, gaps_for, question_values, shown_to, table_for
@@ -45,7 +46,7 @@ from engine.query.lookup import articles_for
 from engine.query.questions import QuestionShape, read_question
 from engine.query.records import history_facts, merge
 from engine.query.render import language_of
-from engine.query.retrieval import RetrievalResult, Retriever, normalize_instructions
+from engine.query.retrieval import Retriever, normalize_instructions
 from engine.store.bouts import BoutStore
 from engine.store.history import HistoryStore
 
@@ -69,6 +70,7 @@ class QueryNodes:
         self._stores: tuple[HistoryStore, BoutStore] | None = None
 
     def _ctx(self, state: State) -> ActiveDomainContext:
+        # Kept for an agent call's arguments (agents are to take input models); nodes read ``TurnView.ctx``.
         return self.d.selector.build_active_context(state.get("domains") or [])
 
     @property
@@ -78,40 +80,41 @@ class QueryNodes:
             self._stores = (HistoryStore(self.d.entries.db), BoutStore(self.d.entries.db))
         return self._stores
 
-    def _read(self, state: State, ctx: ActiveDomainContext) -> dict[str, Any]:
+    def _read(self, t: TurnView, ctx: ActiveDomainContext) -> dict[str, Any]:
         """The question read in code with the active vocabulary: terms, intents, the day and periods it names."""
-        return {"shape": dump(read_question(state["text"], ctx, date.fromisoformat(state["today"])))}
+        return {"shape": dump(read_question(t.text, ctx, t.today))}
 
     async def build_context(self, state: State) -> dict[str, Any]:
-        domains = list(state.get("domains") or [])
+        t = TurnView(state, self.d)
+        domains = t.domains
         if not domains and self.d.selector.registry.get(FALLBACK_DOMAIN):
             domains = [FALLBACK_DOMAIN]
-        ctx = self.d.selector.build_active_context(domains)
+        ctx = t.context_of(domains)
         update: dict[str, Any] = {
             "domains": ctx.domains_loaded,
             "domain_expansion_history": list(ctx.domains_loaded),
-            "language": language_of(state["text"]),
-            **self._read(state, ctx),
+            "language": language_of(t.text),
+            **self._read(t, ctx),
         }
         shape = QuestionShape.model_validate(update["shape"])
         if shape.date is not None and shape.date.status == "invalid":
             notice = Notice(text=texts.not_on_calendar(shape.date.phrase), code="bad_date")
-            update.update(halt=True, **emit(state, notice))
-        elif shape.unread and state.get("intent") == "QUERY":
+            update.update(halt=True, **emit(notice))
+        elif shape.unread and t.intent == "QUERY":
             # Never silently all time: say how the words were taken before the answer comes.
-            update.update(emit(state, Notice(text=texts.period_not_read(shape.unread, update["language"]), code="period")))
+            update.update(emit(Notice(text=texts.period_not_read(shape.unread, update["language"]), code="period")))
         return update
 
     async def plan(self, state: State) -> dict[str, Any]:
-        ctx = self._ctx(state)
-        shape = QuestionShape.model_validate(state["shape"])
-        if state.get("code_plan") and not state.get("plan_rounds"):
+        t = TurnView(state, self.d)
+        ctx = t.ctx
+        shape = t.shape
+        if t.code_plan and not t.plan_rounds:
             # Code read the question (terms, period, intent): the plan is code's reading, no Planner call.
             # A round after thin retrieval or a failed check asks the Planner.
             return {"plan": dump(CODE_PLAN), "plan_rounds": 1, "expansion_request": []}
         attempts = [
-            f"{a['strategy']} {a.get('start') or ''}..{a.get('end') or ''} found {a['found']}"
-            for a in (state.get("retrieval") or {}).get("attempts", [])
+            f"{a.strategy} {a.start or ''}..{a.end or ''} found {a.found}" for a in t.retrieval.attempts
         ]
         out = await plan(
             self.d.llm,
@@ -126,34 +129,31 @@ class QueryNodes:
         )
         return {
             "plan": dump(out),
-            "plan_rounds": state.get("plan_rounds", 0) + 1,
+            "plan_rounds": t.plan_rounds + 1,
             "expansion_request": list(out.domain_expansion_request),
         }
 
     async def retrieve(self, state: State) -> dict[str, Any]:
-        ctx = self._ctx(state)
-        today = date.fromisoformat(state["today"])
-        shape = QuestionShape.model_validate(state["shape"])
+        t = TurnView(state, self.d)
+        ctx, today, shape = t.ctx, t.today, t.shape
         periods = shape.periods
-        planned_out = plan_of(state)
+        planned_out = t.plan
         planned = list(planned_out.retrieval_instructions) if planned_out else []
-        instructions = normalize_instructions(planned, shape, ctx, lists=shows_list(state["text"]))
+        instructions = normalize_instructions(planned, shape, ctx, lists=shows_list(t.text))
         result, entries = await self.retriever.run(
-            state["user"], instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1,
+            t.user, instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1,
             canonical=ctx.vocabulary.canonicals,
         )
-        exercises = [t for t in shape.wanted if t in ctx.vocabulary.canonicals] or None
+        exercises = [w for w in shape.wanted if w in ctx.vocabulary.canonicals] or None
         window = compute_facts(entries, exercises=exercises, today=today)
-        stated = question_values(state["text"], shape, periods)
+        stated = question_values(t.text, shape, periods)
         history, bouts = self._history
-        whole = await history_facts(
-            history, bouts, state["user"], state["text"], shape, periods, stated, ctx.domains_loaded, today
-        )
-        asked = await asked_facts(history, state["user"], shape, ctx.vocabulary.canonicals, today)
+        whole = await history_facts(history, bouts, t.user, t.text, shape, periods, stated, ctx.domains_loaded, today)
+        asked = await asked_facts(history, t.user, shape, ctx.vocabulary.canonicals, today)
         facts = [*asked, *merge(whole, window)]
         table = table_for(facts, entries, stated, shape, periods)
         gaps_for(table, shape)
-        chunks = await articles_for(self.d.library, ctx, state["text"], planned_out.knowledge_query if planned_out else "")
+        chunks = await articles_for(self.d.library, ctx, t.text, planned_out.knowledge_query if planned_out else "")
         notes = kb.offer(table, chunks)
         log.info(
             "retrieval.done",
@@ -169,16 +169,16 @@ class QueryNodes:
             "articles": [dump(n) for n in notes],
         }
         if self.d.library is not None and (away := self.d.library.notice()) is not None:
-            update.update(emit(state, away))  # once: this answer went without the knowledge base, and why
+            update.update(emit(away))  # once: this answer went without the knowledge base, and why
         return update
 
     async def analyze(self, state: State) -> dict[str, Any]:
-        if state.get("code_plan"):
-            return {"analysis": dump(self._judged_in_code(state)), "expansion_request": []}
-        ctx = self._ctx(state)
-        ids = (state.get("retrieval") or {}).get("entry_ids", [])
-        entries = await self.d.entries.by_ids(state["user"], ids)
-        retrieval = RetrievalResult.model_validate(state.get("retrieval") or {})
+        t = TurnView(state, self.d)
+        if t.code_plan:
+            return {"analysis": dump(self._judged_in_code(t)), "expansion_request": []}
+        ctx = t.ctx
+        entries = await self.d.entries.by_ids(t.user, t.retrieval.entry_ids)
+        retrieval = t.retrieval
         out = await analyze(
             self.d.llm,
             ctx,
@@ -189,21 +189,22 @@ class QueryNodes:
             state.get("user_responses", {}),
             [*retrieval.warnings, *kb.found_note(articles_of(state))],
         )
-        requested = expansion_requests(out.gaps, loaded_domains(state), self.d.selector.registry.names)
+        requested = expansion_requests(out.gaps, t.loaded_domains, self.d.selector.registry.names)
         return {"analysis": dump(out), "expansion_request": requested}
 
-    def _judged_in_code(self, state: State) -> AnalyzerOutput:
+    def _judged_in_code(self, t: TurnView) -> AnalyzerOutput:
         """Sufficiency judged in code for a question code planned: retrieval already widened what it
         could, so the answer is written from what was found; a term nothing was found for is a gap
         (a ``G`` value the answer can state)."""
-        gaps = [Gap(description=r.text, gap_type="data", severity="low") for r in refs_of(state).of("gap")]
+        gaps = [Gap(description=r.text, gap_type="data", severity="low") for r in t.refs.of("gap")]
         return AnalyzerOutput(findings=[], patterns=[], gaps=gaps, verdict="sufficient")
 
     async def expand_domain(self, state: State) -> dict[str, Any]:
-        history = list(state.get("domain_expansion_history") or [])
-        current = list(state.get("domains") or [])
+        t = TurnView(state, self.d)
+        history = t.domain_expansion_history
+        current = t.domains
         new: list[str] = []
-        for name in state.get("expansion_request") or []:
+        for name in t.expansion_request:
             if self.d.selector.registry.get(name) is None:
                 log.warning("domain.expansion_unknown", domain=name)
                 continue
@@ -213,7 +214,7 @@ class QueryNodes:
         if not new:
             # Nothing new to learn from: answer with what we have, marked partial.
             return {"is_partial": True, "expansion_request": []}
-        ctx = self.d.selector.build_active_context([*current, *new])
+        ctx = t.context_of([*current, *new])
         log.info("domain.expanded", added=new, active=ctx.domains_loaded)
         return {
             "domains": ctx.domains_loaded,
@@ -221,14 +222,15 @@ class QueryNodes:
             "expansion_request": [],
             "is_partial": False,
             # The question's words are read again with the merged vocabulary (단백질 is protein now).
-            **self._read(state, ctx),
+            **self._read(t, ctx),
         }
 
     async def clarify_query(self, state: State) -> dict[str, Any]:
-        gaps = user_only_gaps(state)
+        t = TurnView(state, self.d)
+        gaps = user_only_gaps(t)
         if not gaps:
-            planned = plan_of(state)
-            if planned is None or planned.next_action != "clarify" or state.get("declined"):
+            planned = t.plan
+            if planned is None or planned.next_action != "clarify" or t.declined:
                 return {"ask": None}
             gaps = [Gap(description=planned.reasoning or "what you mean", gap_type="clarification")]
         out = await clarify(self.d.llm, self._ctx(state), state["text"], [g.description for g in gaps[:3]])
@@ -239,48 +241,41 @@ class QueryNodes:
             ],
             why=out.context_explanation,
             if_declined=out.fallback_action or texts.QUERY_DECLINE_FALLBACK,
-            asked_by=state["user"],
+            asked_by=t.user,
         )
-        return {"ask": dump(payload), "ask_origin": "query", "clarify_rounds": state.get("clarify_rounds", 0) + 1}
+        return {"ask": dump(payload), "ask_origin": "query", "clarify_rounds": t.clarify_rounds + 1}
 
-    def _must(self, state: State) -> list[Kept]:
+    def _must(self, t: TurnView) -> list[Kept]:
         """The claims code makes for what it read the question to ask."""
-        shape = QuestionShape.model_validate(state["shape"])
-        return answering(refs_of(state), shape, date.fromisoformat(state["today"]), lists=shows_list(state["text"]))
+        return answering(t.refs, t.shape, t.today, lists=shows_list(t.text))
 
     async def synthesize(self, state: State) -> dict[str, Any]:
-        table = refs_of(state)
-        shape = QuestionShape.model_validate(state["shape"])
-        lang = state.get("language", "en")
-        articles = articles_of(state)
+        t = TurnView(state, self.d)
+        table, shape, lang, articles = t.refs, t.shape, t.language, t.articles
         if not table.has_data and not articles:
             return {"draft": None, "by_code_text": texts.no_entries_for(shape.terms, lang), "answered_by_code": True}
-        notes = list(RetrievalResult.model_validate(state.get("retrieval") or {}).warnings)
-        if state.get("declined") and state.get("fallback"):
-            notes.append(f"The person skipped the question; {state['fallback']}")
-        if state.get("is_partial"):
+        notes = list(t.retrieval.warnings)
+        if t.declined and t.fallback:
+            notes.append(f"The person skipped the question; {t.fallback}")
+        if t.is_partial:
             notes.append("Some of the question is outside what I know; say so briefly.")
-        ctx = self._ctx(state)
-        responses = state.get("user_responses", {})
-        feedback = state.get("feedback", "")
+        ctx = t.ctx
+        responses = t.user_responses
+        feedback = t.feedback
         shown = kb.prompt(articles) if articles else ""
         # The values get what the budget leaves after the instructions and the rest of the prompt.
-        base = tokens(system_prompt(ctx, lang)) + tokens(
-            user_prompt(state["text"], RefTable(), responses, notes, feedback, shown)
-        )
-        lists = shows_list(state["text"])
-        offered = offer(
-            table, self._must(state), shape, max(PROMPT_BUDGET - base - REPLY_ROOM, MIN_VALUES), lists=lists
-        )
+        base = tokens(system_prompt(ctx, lang)) + tokens(user_prompt(t.text, RefTable(), responses, notes, feedback, shown))
+        lists = shows_list(t.text)
+        offered = offer(table, self._must(t), shape, max(PROMPT_BUDGET - base - REPLY_ROOM, MIN_VALUES), lists=lists)
         try:
             out = await synthesize(self.d.llm, ctx, state["text"], offered, responses, notes, feedback, lang, shown)
         except (ModelUnreachable, ModelTimeout, ModelMissing, ModelFailed) as exc:
-            if not self._must(state):
+            if not self._must(t):
                 raise
             # Code read what was asked and computed the answer: the person gets it without the model,
             # told why there is nothing more (FINISH states code's claims alone).
             log.warning("synthesize.model_down", error=type(exc).__name__)
-            return {"draft": None, "answered_by_code": False, **emit(state, Notice(
+            return {"draft": None, "answered_by_code": False, **emit(Notice(
                 text=texts.answered_without_model(lang), code="model_down"))}
         out.offered = [r.id for r in offered.refs]
         return {"draft": dump(out), "answered_by_code": False}
@@ -288,10 +283,11 @@ class QueryNodes:
     async def evaluate(self, state: State) -> dict[str, Any]:
         """Code's check of the claims (no model re-reads what code checked): a re-ask only when nothing
         the model sent is usable and code read no fact of its own that answers the question."""
-        draft = draft_of(state)
-        check = check_claims(draft.claims, draft.remark, draft.sources, shown_to(draft, refs_of(state))) if draft else None
-        retries = state.get("eval_retries", 0) + 1
-        usable = check is not None and (check.usable or bool(self._must(state)))
+        t = TurnView(state, self.d)
+        draft = t.draft
+        check = check_claims(draft.claims, draft.remark, draft.sources, shown_to(draft, t.refs)) if draft else None
+        retries = t.eval_retries + 1
+        usable = check is not None and (check.usable or bool(self._must(t)))
         feedback = "" if usable or check is None else check.feedback()
         log.info(
             "evaluation", verdict="pass" if usable else "fail", kept=len(check.kept) if check else 0,
@@ -302,20 +298,20 @@ class QueryNodes:
         return {"evaluation": evaluation, "feedback": feedback, "eval_retries": retries}
 
     async def finish(self, state: State) -> dict[str, Any]:
-        if state.get("answered_by_code"):
-            text = state.get("by_code_text") or ""
-            lang = "ko" if state.get("language") == "ko" else "en"
-            return emit(state, Answer(text=text, partial=bool(state.get("is_partial")), language=lang))
+        t = TurnView(state, self.d)
+        if t.answered_by_code:
+            lang = "ko" if t.language == "ko" else "en"
+            return emit(Answer(text=t.by_code_text, partial=t.is_partial, language=lang))
         answer = await answer_outcome(
             self.d.entries,
-            state["user"],
-            refs_of(state),
-            self._ctx(state),
-            state.get("language", "en"),
-            draft_of(state),
-            self._must(state),
-            partial=bool(state.get("is_partial")),
-            articles=articles_of(state),
-            wanted=QuestionShape.model_validate(state["shape"]).wanted,
+            t.user,
+            t.refs,
+            t.ctx,
+            t.language,
+            t.draft,
+            self._must(t),
+            partial=t.is_partial,
+            articles=t.articles,
+            wanted=t.shape.wanted,
         )
-        return emit(state, answer)
+        return emit(answer)

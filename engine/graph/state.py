@@ -2,21 +2,33 @@
 
 Values are plain JSON-like data so checkpoints stay small and load without
 custom types. Per-turn fields are set afresh by every new message
-(``fresh_turn``), so a thread's state does not grow with its history; only
-``history`` carries over, and it is trimmed.
+(``fresh_turn``, from the defaults in ``PER_TURN``), so a thread's state does
+not grow with its history; only ``history`` carries over, and it is trimmed.
+Nodes read the state through ``engine.graph.view.TurnView``.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+import copy
+from typing import Annotated, Any, TypedDict
 
 from pydantic import BaseModel
 
 from engine.agents.context import ClarificationItem, HistoryItem
-from engine.agents.schemas import AnalyzerOutput, ParserOutput, PlannerOutput, SynthesizerOutput
-from engine.interrupts import AskPayload
+from engine.agents.schemas import AnalyzerOutput
 from engine.query.articles import ArticleNote
-from engine.query.references import RefTable
+
+
+RESET: dict[str, Any] = {"kind": "reset"}
+"""Leads the ``outcomes`` a new message starts with: the turn's outcomes start empty."""
+
+
+def add_outcomes(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``outcomes`` reducer: a node's outcomes follow the turn's so far; a list led by ``RESET``
+    (``fresh_turn``) replaces them. Only the list is checkpointed, as before the reducer."""
+    if new and new[0] == RESET:
+        return list(new[1:])
+    return [*old, *new]
 
 
 class State(TypedDict, total=False):
@@ -48,8 +60,8 @@ class State(TypedDict, total=False):
     """The pending question's ``AskPayload`` (becomes an ``Ask``)."""
     ask_origin: str
     """``log`` or ``query``: where an answered question resumes."""
-    outcomes: list[dict[str, Any]]
-    """Outcomes of this turn, as data."""
+    outcomes: Annotated[list[dict[str, Any]], add_outcomes]
+    """Outcomes of this turn, as data: a node returns only its own (``emit``)."""
     halt: bool
     """Set when the turn ended early with a notice (e.g. an impossible date)."""
     # --- per turn, query flow ---
@@ -95,97 +107,76 @@ class State(TypedDict, total=False):
     history: list[HistoryItem]
 
 
+PER_TURN = State(
+    intent="",
+    also_query=False,
+    read=None,
+    small_talk="",
+    code_plan=False,
+    domains=[],
+    parsed=None,
+    answers=[],
+    clarify_rounds=0,
+    declined=False,
+    cancelled=False,
+    ask=None,
+    ask_origin="",
+    outcomes=[RESET],
+    halt=False,
+    shape=None,
+    language="en",
+    refs=None,
+    articles=[],
+    domain_expansion_history=[],
+    expansion_request=[],
+    is_partial=False,
+    plan=None,
+    plan_rounds=0,
+    retrieval=None,
+    facts=[],
+    analysis=None,
+    user_responses={},
+    fallback="",
+    draft=None,
+    answered_by_code=False,
+    by_code_text="",
+    evaluation=None,
+    feedback="",
+    eval_retries=0,
+    task=None,
+    decision="",
+    revision_feedback="",
+    revisions=0,
+)
+"""Every per-turn field and the value a new message starts it with, declared once (``fresh_turn``;
+a test checks that every ``State`` field is either here or in ``HEADER`` / ``KEPT``)."""
+HEADER = ("turn_id", "conversation", "user", "text", "today", "timezone")
+"""Fields the message itself sets (``fresh_turn``'s arguments)."""
+KEPT = ("history",)
+"""Fields that outlive a turn."""
+
+
 def fresh_turn(
     *, turn_id: str, conversation: str, user: str, text: str, today: str, timezone: str
 ) -> State:
-    """The input of a new message: every per-turn field reset."""
-    return State(
-        turn_id=turn_id,
-        conversation=conversation,
-        user=user,
-        text=text,
-        today=today,
-        timezone=timezone,
-        intent="",
-        also_query=False,
-        read=None,
-        small_talk="",
-        code_plan=False,
-        domains=[],
-        parsed=None,
-        answers=[],
-        clarify_rounds=0,
-        declined=False,
-        cancelled=False,
-        ask=None,
-        ask_origin="",
-        outcomes=[],
-        halt=False,
-        shape=None,
-        language="en",
-        refs=None,
-        articles=[],
-        domain_expansion_history=[],
-        expansion_request=[],
-        is_partial=False,
-        plan=None,
-        plan_rounds=0,
-        retrieval=None,
-        facts=[],
-        analysis=None,
-        user_responses={},
-        fallback="",
-        draft=None,
-        answered_by_code=False,
-        by_code_text="",
-        evaluation=None,
-        feedback="",
-        eval_retries=0,
-        task=None,
-        decision="",
-        revision_feedback="",
-        revisions=0,
-    )
+    """The input of a new message: every per-turn field reset (``outcomes`` too, through ``RESET``)."""
+    header = State(turn_id=turn_id, conversation=conversation, user=user, text=text, today=today, timezone=timezone)
+    # Copied, so no turn's writes can reach the shared defaults.
+    return State(**copy.deepcopy(PER_TURN), **header)
 
 
-# --------------------------------------------------------------------------- typed reads and writes
-# Fields hold plain JSON so checkpoints stay portable; these give them back as models.
-
-
-def pending_ask(state: State) -> AskPayload | None:
-    """The question this turn is about to ask or is waiting on."""
-    ask = state.get("ask")
-    return AskPayload.model_validate(ask) if ask else None
-
-
-def parsed_of(state: State) -> ParserOutput | None:
-    parsed = state.get("parsed")
-    return ParserOutput.model_validate(parsed) if parsed else None
-
-
-def plan_of(state: State) -> PlannerOutput | None:
-    plan = state.get("plan")
-    return PlannerOutput.model_validate(plan) if plan else None
+# --------------------------------------------------------------------------- writes
+# Fields hold plain JSON so checkpoints stay portable; ``engine.graph.view.TurnView`` gives them back as models.
 
 
 def analysis_of(state: State) -> AnalyzerOutput | None:
+    """Kept for an agent call's arguments until agents take input models (nodes read ``TurnView.analysis``)."""
     analysis = state.get("analysis")
     return AnalyzerOutput.model_validate(analysis) if analysis else None
 
 
-def draft_of(state: State) -> SynthesizerOutput | None:
-    draft = state.get("draft")
-    return SynthesizerOutput.model_validate(draft) if draft else None
-
-
-def refs_of(state: State) -> RefTable:
-    """The values this turn's answer may refer to (empty before RETRIEVE)."""
-    refs = state.get("refs")
-    return RefTable.model_validate(refs) if refs else RefTable()
-
-
 def articles_of(state: State) -> list[ArticleNote]:
-    """The knowledge-base sections this turn's answer was offered (empty without a knowledge base)."""
+    """Kept for an agent call's arguments until agents take input models (nodes read ``TurnView.articles``)."""
     return [ArticleNote.model_validate(a) for a in state.get("articles") or []]
 
 
@@ -194,6 +185,6 @@ def dump(model: BaseModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
 
 
-def emit(state: State, *outcomes: BaseModel) -> dict[str, Any]:
-    """The state update that appends outcomes to this turn's."""
-    return {"outcomes": [*state.get("outcomes", []), *(dump(o) for o in outcomes)]}
+def emit(*outcomes: BaseModel) -> dict[str, Any]:
+    """The state update that adds outcomes to this turn's (``add_outcomes`` appends them)."""
+    return {"outcomes": [dump(o) for o in outcomes]}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
@@ -27,7 +28,7 @@ import structlog
 from langgraph.types import interrupt
 
 from engine.agents.former import Prompt, form, prompt
-from engine.tasks.model import Patch, TaskSheet, WorkPlan
+from engine.tasks.model import Evidence, Patch, TaskSheet, WorkPlan
 from engine.agents.task_schemas import TaskFormationOutput
 from engine.domains.model import Domain
 from engine.domains.registry import ActiveDomainContext
@@ -36,6 +37,7 @@ from engine.facts import Fact, compute_facts
 from engine.graph.deps import Deps
 from engine import interrupts, texts
 from engine.graph.state import State, dump, emit
+from engine.graph.view import TurnView
 from engine.interrupts import ApprovalPayload, AskQuestion, Cancelled
 from engine.outcomes import Answer, Logged, LoggedEntry, Notice
 from engine.knowledge.model import Chunk
@@ -48,7 +50,7 @@ from engine.query.render import language_of
 from engine.tasks.amounts import Given, logged_amounts
 from engine.tasks.evidence import add_rule_lines, check_evidence
 from engine.tasks.logged import logged_values
-from engine.tasks.formation import Round, check_ops, confidence, gate, patch_id_for, proposal_of, stagnated
+from engine.tasks.formation import OpCheck, Round, check_ops, confidence, gate, patch_id_for, proposal_of, stagnated
 from engine.tasks.said import Said, not_yet_asked
 from engine.tasks.values import article_values_once, formation_table, subjects_of, window
 from engine.tasks.wording import wording_problems, worded
@@ -66,12 +68,27 @@ FORMATION_ARTICLE_CHARS = 1500
 issue 21 keeps the whole prompt within 2,500 tokens)."""
 
 
+@dataclass(frozen=True)
+class LastRound:
+    """The loop's last round, which FORM_TASK decides on (``Round`` is what the stagnation check keeps)."""
+
+    out: TaskFormationOutput
+    check: OpCheck
+    evidence: list[Evidence]
+    confidence: float
+    passed: bool
+    """The gate passed (``gate``)."""
+    table: RefTable
+    """The values the round offered, which the plan's text refers to."""
+    said: Said
+
+
 class TaskNodes:
     def __init__(self, deps: Deps) -> None:
         self.d = deps
 
-    def _domain(self, state: State) -> Domain:
-        for name in state.get("domains") or []:
+    def _domain(self, t: TurnView) -> Domain:
+        for name in t.domains:
             domain = self.d.selector.registry.get(name)
             if domain is not None:
                 return domain
@@ -81,30 +98,30 @@ class TaskNodes:
         assert fallback is not None
         return fallback
 
-    async def _event(self, state: State, kind: str, detail: str) -> None:
-        await self.d.patches.record_event(state["conversation"], state["user"], kind, detail)
+    async def _event(self, t: TurnView, kind: str, detail: str) -> None:
+        await self.d.patches.record_event(t.conversation, t.user, kind, detail)
 
-    async def _articles(self, state: State, domain: Domain, ctx: ActiveDomainContext) -> list[Chunk]:
+    async def _articles(self, t: TurnView, domain: Domain, ctx: ActiveDomainContext) -> list[Chunk]:
         """Knowledge-base sections for a plan (a correction needs none), when the domain lets formation read them."""
-        if "knowledge" not in domain.investigation_tools or state.get("intent") == "CORRECTION":
+        if "knowledge" not in domain.investigation_tools or t.intent == "CORRECTION":
             return []
-        return await articles_for(self.d.library, ctx, state["text"], knowledge_query=state["text"])
+        return await articles_for(self.d.library, ctx, t.text, knowledge_query=t.text)
 
     async def _investigate(
-        self, state: State, domain: Domain, ctx: ActiveDomainContext, attempt: int, chunks: list[Chunk], said: Said
+        self, t: TurnView, domain: Domain, ctx: ActiveDomainContext, attempt: int, chunks: list[Chunk], said: Said
     ) -> tuple[list[Entry], list[Fact], RefTable, list[ArticleNote]]:
         """One round's reading, limited to the domain's ``investigation_tools``: entries over a widening
         window (or the past period the request names), facts computed from them, the expertise and rule
         lines; what is offered is sized to the request, with the person's own values."""
         tools = set(domain.investigation_tools)
-        today = date.fromisoformat(state["today"])
+        today = t.today
         profile = domain.retrieval_profile
-        first, last = window(state["text"], today, profile.days[min(attempt, len(profile.days) - 1)])
+        first, last = window(t.text, today, profile.days[min(attempt, len(profile.days) - 1)])
         # Entries are read even without the tool: a correction must find the entry it corrects.
-        entries = await self.d.entries.between(state["user"], first, last, limit=profile.max_entries)
+        entries = await self.d.entries.between(t.user, first, last, limit=profile.max_entries)
         facts = compute_facts(entries, today=today) if "facts" in tools else []
         exercises = {m for members in ctx.family_map.values() for m in members}
-        subjects = subjects_of(ctx.vocabulary.terms(state["text"]), entries, exercises)
+        subjects = subjects_of(ctx.vocabulary.terms(t.text), entries, exercises)
         shown = entries if "entries" in tools else []
         table = formation_table(facts, shown, subjects=subjects, domains=ctx.domains_loaded, said=said)
         if "expertise" in tools:
@@ -113,26 +130,26 @@ class TaskNodes:
         return entries, facts, table, notes
 
     async def form_task(self, state: State) -> dict[str, Any]:
-        domain = self._domain(state)
-        ctx = self.d.selector.build_active_context(state.get("domains") or [domain.name])
-        today = date.fromisoformat(state["today"])
+        t = TurnView(state, self.d)
+        domain = self._domain(t)
+        ctx = t.context_of(t.domains or [domain.name])
+        today = t.today
         budget, policy, tools = domain.attempt_budget, domain.formation_policy, set(domain.investigation_tools)
-        goals = "; ".join(f"{d}: {g}" for d, g in await self.d.patches.active_goals(state["user"]))
-        said = Said.of(state["text"], today, state.get("answers", []))
+        goals = "; ".join(f"{d}: {g}" for d, g in await self.d.patches.active_goals(t.user))
+        said = Said.of(t.text, today, t.answers)
         answers = "\n".join(f"{r.question} -> {r.answer}" for r in said.replies)
-        previous_task = state.get("task") or {}
-        previous = plan_texts.plan_text(TaskSheet.model_validate(previous_task)) if previous_task.get("kind") == "task_sheet" else ""
-        request_terms = ctx.vocabulary.terms(state["text"])
-        lang = language_of(state["text"])
+        previous = plan_texts.plan_text(t.task_sheet) if t.task_sheet is not None else ""
+        request_terms = ctx.vocabulary.terms(t.text)
+        lang = language_of(t.text)
         # max_time_ms bounds the whole loop: a model call still running at the budget is cancelled.
         deadline = time.monotonic() + budget.max_time_ms / 1000
         rounds: list[Round] = []
         problems = [plan_texts.denied(claim) for claim in said.denied]
         asked: Prompt | None = None
-        result: dict[str, Any] = {}
-        chunks = await self._articles(state, domain, ctx)
+        last: LastRound | None = None
+        chunks = await self._articles(t, domain, ctx)
         for attempt in range(budget.max_attempts):
-            entries, facts, table, notes = await self._investigate(state, domain, ctx, attempt, chunks, said)
+            entries, facts, table, notes = await self._investigate(t, domain, ctx, attempt, chunks, said)
             messages = prompt(
                 ctx,
                 intent=state.get("intent", "TASK"),
@@ -161,9 +178,8 @@ class TaskNodes:
                 break
             if out.next_step == "no_task":
                 reply = Answer(text=plan_texts.nothing_to_plan(out.reasoning))
-                return {"task": None, "ask": None, **emit(state, reply)}
-            given = Given(table, state["text"], logged_amounts(logged_values(entries, facts)), lang,
-                          names_for(table, ctx, lang))
+                return {"task": None, "ask": None, **emit(reply)}
+            given = Given(table, t.text, logged_amounts(logged_values(entries, facts)), lang, names_for(table, ctx, lang))
             check = check_ops(out.operations, domain, ctx, entries, today, now.isoformat(), given)
             subjects = [op.exercise for op in check.ops if op.exercise] or request_terms
             claims = check_evidence(
@@ -172,49 +188,44 @@ class TaskNodes:
             )
             evidence = [*check.evidence, *claims]
             conf = confidence(evidence) if not (check.problems or check.refused) else 0.0
-            wording = wording_problems(out, table, state["text"])
+            wording = wording_problems(out, table, t.text)
             denied = [plan_texts.denied(e.claim) for e in claims if e.notes == plan_texts.YOU_DENIED]
             problems = [*check.problems, *check.refused, *check.needs_user, *wording, *denied]
             passed = gate(conf, evidence, check, policy.confidence_threshold)
             await self._event(
-                state, "PLAN_PROGRESS", f"round {attempt + 1}: confidence {conf:.2f}, {len(check.ops)} changes, {len(problems)} problems"
+                t, "PLAN_PROGRESS", f"round {attempt + 1}: confidence {conf:.2f}, {len(check.ops)} changes, {len(problems)} problems"
             )
             log.info("task.round", attempt=attempt + 1, confidence=conf, passed=passed, problems=problems)
-            result = {"out": out, "check": check, "evidence": evidence, "conf": conf, "passed": passed, "table": table,
-                      "said": said}
+            last = LastRound(out, check, evidence, conf, passed, table, said)
             rounds.append(Round(conf, len(problems), proposal_of(out)))
             if (passed and not wording) or out.next_step == "ask_user" or check.refused or check.needs_user:
                 break
             if time.monotonic() > deadline or stagnated(rounds, budget.delta_min):
                 break
-        if not result:
+        if last is None:
             reply = Answer(text=plan_texts.planning_out_of_time(budget.max_time_ms / 1000), partial=True)
-            return {"task": None, "ask": None, **emit(state, reply)}
-        return await self._decide(state, domain, result)
+            return {"task": None, "ask": None, **emit(reply)}
+        return await self._decide(t, domain, last)
 
-    async def _decide(self, state: State, domain: Domain, r: dict[str, Any]) -> dict[str, Any]:
-        out: TaskFormationOutput = r["out"]
-        check = r["check"]
-        evidence = r["evidence"]
-        conf: float = r["conf"]
-        table: RefTable = r["table"]
-        lang = language_of(state["text"])
-        ctx = self.d.selector.build_active_context(state.get("domains") or [domain.name])
-        shown = worded(out, table, lang, names_for(table, ctx, lang), state["text"])
+    async def _decide(self, t: TurnView, domain: Domain, r: LastRound) -> dict[str, Any]:
+        out, check, evidence, conf, table = r.out, r.check, r.evidence, r.confidence, r.table
+        lang = language_of(t.text)
+        ctx = t.context_of(t.domains or [domain.name])
+        shown = worded(out, table, lang, names_for(table, ctx, lang), t.text)
         base = shown.fields
         stateful = any(op.op in domain.formation_policy.task_sheet_for for op in check.ops)
-        if r["passed"] and stateful:
-            patch = Patch(patch_id=patch_id_for(state["turn_id"], state.get("revisions", 0), check.ops), ops=check.ops)
+        if r.passed and stateful:
+            patch = Patch(patch_id=patch_id_for(t.turn_id, t.revisions, check.ops), ops=check.ops)
             sheet = TaskSheet(
                 **base, assumptions=[e.claim for e in evidence], evidence=evidence, patch=patch, confidence=conf,
                 note=plan_texts.PLAN_WORDING_LEFT_OUT if shown.left_out else "",
             )
             await self._event(
-                state, "PLAN_APPROVAL_REQUIRED", f"{len(patch.ops)} changes, confidence {conf:.2f}: {sheet.goal[:120]}"
+                t, "PLAN_APPROVAL_REQUIRED", f"{len(patch.ops)} changes, confidence {conf:.2f}: {sheet.goal[:120]}"
             )
             return {"task": dump(sheet), "ask": None}
         # Not passed (or nothing to change): ask when only the person can unblock it, never the same twice…
-        said: Said = r["said"]
+        said = r.said
         questions = [AskQuestion(text=q, gap=q) for q in not_yet_asked(said, [*out.questions_for_user])]
         questions = questions or [AskQuestion(text=q, gap=q) for q in not_yet_asked(said, check.needs_user)]
         if not questions and stateful:
@@ -224,21 +235,16 @@ class TaskNodes:
             questions = [AskQuestion(text=q, options=options, gap=q) for q in not_yet_asked(said, unsure)[:3]]
         can_ask = (
             "ask_user" in domain.interaction_tools
-            and not state.get("declined")
-            and state.get("clarify_rounds", 0) < MAX_TASK_QUESTIONS_ROUNDS
+            and not t.declined
+            and t.clarify_rounds < MAX_TASK_QUESTIONS_ROUNDS
             and not check.refused
         )
-        if not r["passed"] and questions and can_ask:
+        if not r.passed and questions and can_ask:
             payload = interrupts.ask(
-                questions, why=plan_texts.TASK_ASK_WHY, if_declined=plan_texts.TASK_DECLINE_FALLBACK, asked_by=state["user"]
+                questions, why=plan_texts.TASK_ASK_WHY, if_declined=plan_texts.TASK_DECLINE_FALLBACK, asked_by=t.user
             )
-            await self._event(state, "CLARIFY", "; ".join(q.text for q in questions[:3]))
-            return {
-                "task": None,
-                "ask": dump(payload),
-                "ask_origin": "task",
-                "clarify_rounds": state.get("clarify_rounds", 0) + 1,
-            }
+            await self._event(t, "CLARIFY", "; ".join(q.text for q in questions[:3]))
+            return {"task": None, "ask": dump(payload), "ask_origin": "task", "clarify_rounds": t.clarify_rounds + 1}
         # …or show it as a WorkPlan: nothing is stored.
         note = ""
         if check.refused:
@@ -251,52 +257,57 @@ class TaskNodes:
         plan = WorkPlan(**base, note=note)
         citations = [s for e in evidence for s in e.sources][:10]
         answer = Answer(text=plan_texts.plan_text(plan), citations=citations, partial=bool(note))
-        return {"task": dump(plan), "ask": None, **emit(state, answer)}
+        return {"task": dump(plan), "ask": None, **emit(answer)}
 
     async def approval(self, state: State) -> dict[str, Any]:
-        sheet = TaskSheet.model_validate(state["task"])
+        t = TurnView(state, self.d)
+        sheet = t.task_sheet
+        assert sheet is not None, "APPROVAL follows a TaskSheet"
         payload = ApprovalPayload(
             title=sheet.goal,
             plan=dump(sheet),
             summary=plan_texts.plan_text(sheet, with_goal=False),
             confidence=sheet.confidence,
             evidence=[s for e in sheet.evidence for s in e.sources][: interrupts.MAX_EVIDENCE],
-            asked_by=state["user"],
+            asked_by=t.user,
         )
         reply = interrupts.read_decision(interrupt(dump(payload)))
         decision = "cancel" if isinstance(reply, Cancelled) else reply.decision
         update: dict[str, Any] = {"decision": decision}
         if decision == "revise" and not isinstance(reply, Cancelled):
-            revisions = state.get("revisions", 0) + 1
+            revisions = t.revisions + 1
             update.update(revision_feedback=reply.feedback.strip()[:1000], revisions=revisions)
-            if revisions > self._domain(state).attempt_budget.max_attempts:
+            if revisions > self._domain(t).attempt_budget.max_attempts:
                 notice = Notice(text=plan_texts.TOO_MANY_REVISIONS, code="revisions")
-                update.update(decision="too_many", **emit(state, notice))
+                update.update(decision="too_many", **emit(notice))
         elif decision == "cancel":
-            update.update(emit(state, Notice(text=plan_texts.PLAN_CANCELLED, code="cancelled")))
+            update.update(emit(Notice(text=plan_texts.PLAN_CANCELLED, code="cancelled")))
         return update
 
     async def record_decision(self, state: State) -> dict[str, Any]:
         """Side effect after the interrupt: the decision goes into the conversation's history once."""
-        detail = f"{state.get('decision')} by {state['user']}"
-        if state.get("decision") == "revise" and state.get("revision_feedback"):
-            detail += f": {state['revision_feedback'][:200]}"
-        await self._event(state, "DECISION", detail)
+        t = TurnView(state)
+        detail = f"{t.decision} by {t.user}"
+        if t.decision == "revise" and t.revision_feedback:
+            detail += f": {t.revision_feedback[:200]}"
+        await self._event(t, "DECISION", detail)
         return {}
 
     async def execute(self, state: State) -> dict[str, Any]:
-        sheet = TaskSheet.model_validate(state["task"])
-        result = await self.d.patches.commit(state["user"], state["conversation"], sheet.patch)
+        t = TurnView(state)
+        sheet = t.task_sheet
+        assert sheet is not None, "EXECUTE follows an approved TaskSheet"
+        result = await self.d.patches.commit(t.user, t.conversation, sheet.patch)
         if not result.replay:
-            await self._event(state, "COMMITTED", f"{sheet.patch.patch_id}: {len(result.lines)} changes")
+            await self._event(t, "COMMITTED", f"{sheet.patch.patch_id}: {len(result.lines)} changes")
         if not result.changed:
             # Said only when something changed: a correction that matched no set is reported as such.
-            return emit(state, Notice(text=plan_texts.nothing_changed(result.unchanged), code="unchanged"))
-        created = await self.d.entries.by_ids(state["user"], result.created)
+            return emit(Notice(text=plan_texts.nothing_changed(result.unchanged), code="unchanged"))
+        created = await self.d.entries.by_ids(t.user, result.created)
         goal_lines = [line for line in result.lines if line.startswith("goal (")]
         done = Notice(text=plan_texts.committed(goal_lines), code="committed")
         if not created:
-            return emit(state, done)
+            return emit(done)
         corrects = any(op.op == "correct_entry" for op in sheet.patch.ops)
         logged = Logged(
             entries=[
@@ -307,4 +318,4 @@ class TaskNodes:
                 for e in created
             ]
         )
-        return emit(state, logged, done)
+        return emit(logged, done)
