@@ -25,9 +25,6 @@ if TYPE_CHECKING:
     from engine.importers import StoreReport
     from engine.importers.notes import Note
 
-# Strength first, so its spellings win the few words two domains share.
-DOMAIN_ORDER = ("strength", "running", "swimming", "general_fitness", "nutrition")
-
 
 def NotesProgress(stream: TextIO, enabled: bool | None = None) -> Progress:  # noqa: N802 - reads as the class it was
     """``\\rparsing 12/365 notes`` on a terminal; nothing otherwise."""
@@ -54,7 +51,8 @@ def run_notes_import(settings: Settings, folder: Path, *, user: str, use_model: 
         registry = DomainRegistry.load(settings.domains_dir)
     except DomainFileError as exc:
         fail(str(exc))
-    names = [n for n in DOMAIN_ORDER if registry.get(n)] + [n for n in registry.names if n not in DOMAIN_ORDER]
+    # By the files' precedence (strength first), so its spellings win the few words two domains share.
+    names = registry.by_precedence
     ctx = DomainSelector(registry).build_active_context(names)
     progress = NotesProgress(sys.stderr)
     try:

@@ -28,10 +28,6 @@ if TYPE_CHECKING:
     from engine.domains.registry import ActiveDomainContext, DomainRegistry
     from engine.entries.model import Entry
 
-# Domains in the order a question is read when no Router picks them: strength
-# first, so its spellings win the few words two domains share.
-DOMAIN_ORDER = ("strength", "running", "swimming", "general_fitness", "nutrition")
-
 
 def add_commands(sub: Any) -> None:
     """Add ``vocab`` and ``search`` to the ``python -m bot`` subcommands."""
@@ -85,7 +81,9 @@ def _context(registry: DomainRegistry, names: list[str] | None) -> ActiveDomainC
     from engine.domains.registry import DomainSelector
 
     if names is None:
-        names = [n for n in DOMAIN_ORDER if registry.get(n)] + [n for n in registry.names if n not in DOMAIN_ORDER]
+        # The order a question is read in when no Router picks the domains: by the files' precedence
+        # (strength first), so its spellings win the few words two domains share.
+        names = registry.by_precedence
     unknown = [n for n in names if registry.get(n) is None]
     if unknown:
         fail(f"unknown domain {unknown[0]!r}; known: {', '.join(registry.names)}")

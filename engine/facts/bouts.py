@@ -1,4 +1,4 @@
-"""Runs and swims: the sports, and one run or swim read from an entry's metrics."""
+"""Bouts (runs, swims): the domains whose entries are bouts, and one bout read from an entry's metrics."""
 
 from __future__ import annotations
 
@@ -6,12 +6,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from engine.domains.model import Bout
+from engine.domains.registry import DomainRegistry, builtin_registry
 from engine.facts.values import parse_duration, parse_number
 
 
 @dataclass(slots=True)
 class _Bout:
-    """One run or swim. Distance in km (runs) or m (swims); pace in s per km or per 100 m."""
+    """One bout. Distance in its domain's ``distance_unit``; pace in s per ``pace_per`` of it."""
 
     day: date
     entry_id: str
@@ -21,18 +23,9 @@ class _Bout:
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
-class _Sport:
-    noun: str
-    distance_unit: str
-    pace_unit: str
-    pace_suffix: str
-
-
-_SPORTS = {
-    "running": _Sport("run", "km", "min/km", "/km"),
-    "swimming": _Sport("swim", "m", "min/100m", "/100m"),
-}
+def sports(registry: DomainRegistry | None = None) -> dict[str, Bout]:
+    """Domain -> its bout measures: the domains whose entries are bouts (the built-in ones unless a registry is given)."""
+    return (registry or builtin_registry()).bouts
 
 
 def _metrics(data: dict[str, Any]) -> dict[str, tuple[str, str]]:
@@ -47,7 +40,20 @@ def _metric_number(metrics: dict[str, tuple[str, str]], name: str) -> float | No
     return parse_number(got[0]) if got else None
 
 
-def _run(day: date, entry_id: str, metrics: dict[str, tuple[str, str]]) -> _Bout:
+def read_bout(sport: Bout, day: date, entry_id: str, metrics: dict[str, tuple[str, str]]) -> _Bout:
+    """One bout, read as its domain's measures say (distance in km or m, pace per ``pace_per`` of them)."""
+    distance = _km(metrics) if sport.distance_unit == "km" else _metres(metrics)
+    seconds = parse_duration(*metrics["duration"]) if "duration" in metrics else None
+    pace = None
+    if distance and seconds:
+        pace = seconds / distance * sport.pace_per
+    elif sport.pace_metric in metrics:
+        pace = parse_duration(metrics[sport.pace_metric][0])
+    kind = metrics.get(sport.kind_metric, ("", ""))[0].strip() if sport.kind_metric else ""
+    return _Bout(day, entry_id, distance, seconds, pace, kind.lower() if sport.pace_by_kind else kind)
+
+
+def _km(metrics: dict[str, tuple[str, str]]) -> float | None:
     km = _metric_number(metrics, "distance_km")
     if km is None and "distance" in metrics:
         # Tolerate a generic distance; the schema asks for km but models drift.
@@ -55,27 +61,13 @@ def _run(day: date, entry_id: str, metrics: dict[str, tuple[str, str]]) -> _Bout
         n = parse_number(value)
         scale = {"m": 0.001, "mi": 1.609344}.get(unit.strip().lower(), 1.0)
         km = n * scale if n is not None else None
-    seconds = parse_duration(*metrics["duration"]) if "duration" in metrics else None
-    pace = None
-    if km and seconds:
-        pace = seconds / km
-    elif "pace" in metrics:
-        pace = parse_duration(metrics["pace"][0])
-    kind = metrics.get("run_type", ("", ""))[0].strip()
-    return _Bout(day, entry_id, km, seconds, pace, kind)
+    return km
 
 
-def _swim(day: date, entry_id: str, metrics: dict[str, tuple[str, str]]) -> _Bout:
+def _metres(metrics: dict[str, tuple[str, str]]) -> float | None:
     metres = _metric_number(metrics, "distance_m")
     if metres is None:
         km = _metric_number(metrics, "distance_km")
         lengths, pool = _metric_number(metrics, "lengths"), _metric_number(metrics, "pool_length_m")
         metres = km * 1000 if km is not None else (lengths * pool if lengths and pool else None)
-    seconds = parse_duration(*metrics["duration"]) if "duration" in metrics else None
-    pace = None
-    if metres and seconds:
-        pace = seconds / metres * 100
-    elif "pace_per_100m" in metrics:
-        pace = parse_duration(metrics["pace_per_100m"][0])
-    stroke = metrics.get("stroke", ("", ""))[0].strip().lower()
-    return _Bout(day, entry_id, metres, seconds, pace, stroke)
+    return metres

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from engine.facts.bouts import _SPORTS, _Bout
+from engine.domains.model import Bout
+from engine.facts.bouts import _Bout
 from engine.facts.display import _fmt, clock
 from engine.facts.found import _Found
 from engine.facts.model import RECENT_SESSIONS, Fact
 
 
-def _bout_facts(domain: str, bouts: list[_Bout], found: _Found) -> list[Fact]:
+def _bout_facts(domain: str, sport: Bout, bouts: list[_Bout], found: _Found) -> list[Fact]:
     """Total distance, the longest and the fastest (these name the entries found), then the latest few."""
-    sport = _SPORTS[domain]
     where = found.words
     dist_unit = sport.distance_unit
     bouts = sorted(bouts, key=lambda b: b.day)
@@ -35,7 +35,7 @@ def _bout_facts(domain: str, bouts: list[_Bout], found: _Found) -> list[Fact]:
     groups: dict[str, list[_Bout]] = {}
     for b in bouts:
         if b.pace is not None:
-            groups.setdefault(b.kind if domain == "swimming" else "", []).append(b)
+            groups.setdefault(b.kind if sport.pace_by_kind else "", []).append(b)
     for kind in sorted(groups):
         fast = _best_bout(groups[kind], lambda b: -(b.pace or 0.0))
         pace = fast.pace or 0.0

@@ -51,7 +51,6 @@ from engine.store.history import HistoryStore
 
 log = structlog.get_logger("engine.query")
 
-FALLBACK_DOMAIN = "general_fitness"
 REPLY_ROOM = 150
 """Prompt tokens kept free for the re-ask message a failed reply brings."""
 MIN_VALUES = 300
@@ -75,7 +74,8 @@ class QueryNodes:
     def _history(self) -> tuple[HistoryStore, BoutStore]:
         # Made on first use: the graph is also built without a store, only to be drawn.
         if self._stores is None:
-            self._stores = (HistoryStore(self.d.entries.db), BoutStore(self.d.entries.db))
+            registry = self.d.selector.registry
+            self._stores = (HistoryStore(self.d.entries.db, registry), BoutStore(self.d.entries.db, registry))
         return self._stores
 
     def _read(self, state: State, ctx: ActiveDomainContext) -> dict[str, Any]:
@@ -84,8 +84,8 @@ class QueryNodes:
 
     async def build_context(self, state: State) -> dict[str, Any]:
         domains = list(state.get("domains") or [])
-        if not domains and self.d.selector.registry.get(FALLBACK_DOMAIN):
-            domains = [FALLBACK_DOMAIN]
+        if not domains and (fallback := self.d.selector.registry.fallback):
+            domains = [fallback]
         ctx = self.d.selector.build_active_context(domains)
         update: dict[str, Any] = {
             "domains": ctx.domains_loaded,
@@ -143,11 +143,12 @@ class QueryNodes:
             canonical=ctx.vocabulary.canonicals,
         )
         exercises = [t for t in shape.wanted if t in ctx.vocabulary.canonicals] or None
-        window = compute_facts(entries, exercises=exercises, today=today)
+        window = compute_facts(entries, exercises=exercises, today=today, domains=self.d.selector.registry)
         stated = question_values(state["text"], shape, periods)
         history, bouts = self._history
         whole = await history_facts(
-            history, bouts, state["user"], state["text"], shape, periods, stated, ctx.domains_loaded, today
+            history, bouts, state["user"], state["text"], shape, periods, stated, ctx.domains_loaded, today,
+            self.d.selector.registry,
         )
         asked = await asked_facts(history, state["user"], shape, ctx.vocabulary.canonicals, today)
         facts = [*asked, *merge(whole, window)]

@@ -168,16 +168,20 @@ def log_words(registry: DomainRegistry, everything: ActiveDomainContext) -> LogW
         domain = registry.get(name)
         if domain is None:
             continue
-        if domain.families and domain.activity_type == "strength":
+        if domain.families and domain.import_role == "lifts":
             lifts.update(m for members in domain.families.values() for m in members)
             bodyweight.update(domain.bodyweight)
             lift_domain = lift_domain or domain.name
             modifiers.update(t for t in domain.vocabulary if t not in lifts)
-        elif domain.activity_type in ("running", "swimming"):
+        elif domain.bout is not None:
             sports.update({term: domain.name for term in domain.vocabulary})
+    # The log reader reads two kinds of bout: one in km (a run) and one in metres (a swim).
+    by_unit: dict[str, str] = {}
+    for name, bout in registry.bouts.items():
+        by_unit.setdefault(bout.distance_unit, name)
     return LogWords(
         everything.vocabulary, everything.units, frozenset(lifts), frozenset(bodyweight), sports, lift_domain,
-        frozenset(modifiers),
+        modifiers=frozenset(modifiers), run_domain=by_unit.get("km", ""), swim_domain=by_unit.get("m", ""),
     )
 
 
