@@ -59,11 +59,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("engine.engine", "engine"),
 ]
 
-KNOWN: set[tuple[str, str]] = {
-    # store.bouts reads bouts with facts.bouts' private helpers: move them down into engine/language or a
-    # shared engine/entries module.
-    ("engine.store.bouts", "engine.facts.bouts"),
-}
+KNOWN: set[tuple[str, str]] = set()
 
 PLATFORM_LIBRARIES = ("telegram", "slack_bolt", "slack_sdk")
 ADAPTERS = ("adapters.telegram", "adapters.slack", "adapters.console")

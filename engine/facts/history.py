@@ -18,8 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from engine.domains.registry import DomainRegistry
-from engine.facts.bouts import sports
+from engine.domains.registry import DomainRegistry, builtin_registry
 from engine.facts.display import _fmt, _signed, _with_unit, clock, weeks_text
 from engine.facts.lifts import _set_text
 from engine.facts.model import LB_TO_KG, Fact
@@ -160,7 +159,7 @@ def bout_facts(b: BoutHistory, scope: Scope, domains: DomainRegistry | None = No
 
     ``domains`` says which domains hold bouts and their measures (the built-in ones when None).
     """
-    sport = sports(domains).get(b.sport)
+    sport = (domains or builtin_registry()).bouts.get(b.sport)
     if not b.count or sport is None:
         return []
     where = scope_words(scope)

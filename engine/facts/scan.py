@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from engine.domains.registry import DomainRegistry, builtin_registry
-from engine.facts.bouts import _Bout, _metrics, read_bout
+from engine.domains.bouts import ReadBout, metrics_of, read_bout
 from engine.facts.rows import _DAY, _Row
 from engine.entries.model import Entry
 
@@ -19,7 +19,7 @@ class _Scan:
     unordered: set[str] = field(default_factory=set)
     """Exercises whose rows are not one per day in date order."""
     sessions: dict[str, dict[date, list[str]]] = field(default_factory=dict)
-    bouts: dict[str, list[_Bout]] = field(default_factory=dict)
+    bouts: dict[str, list[ReadBout]] = field(default_factory=dict)
 
 
 def _scan(
@@ -109,5 +109,5 @@ def _scan(
             continue
         sport = e.domain if e.domain in sports else e.activity_type
         if sport in sports:
-            scan.bouts.setdefault(sport, []).append(read_bout(sports[sport], day, eid, _metrics(data)))
+            scan.bouts.setdefault(sport, []).append(read_bout(sports[sport], day, eid, metrics_of(data)))
     return scan

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from engine.domains.bouts import metrics_of, read_bout
 from engine.domains.registry import DomainRegistry, builtin_registry
-from engine.facts.bouts import _metrics, read_bout
 from engine.store.db import Database
 from engine.store.history import EVER
 
@@ -94,7 +94,7 @@ class BoutStore:
             return
         out = []
         for r in rows:
-            day, metrics = date.fromisoformat(r["occurred_on"]), _metrics(json.loads(r["data"]))
+            day, metrics = date.fromisoformat(r["occurred_on"]), metrics_of(json.loads(r["data"]))
             b = read_bout(self._sports[r["domain"]], day, r["entry_id"], metrics)
             out.append((b.entry_id, user, r["occurred_on"], r["domain"], b.kind, b.distance, b.seconds, b.pace))
         async with self._db.lock:

@@ -1,4 +1,7 @@
-"""Bouts (runs, swims): the domains whose entries are bouts, and one bout read from an entry's metrics."""
+"""One bout (a run, a swim) read from an entry's metrics, as its domain's ``[bout]`` says.
+
+Facts over a window of entries and the whole-history bout store read bouts the same way.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +10,11 @@ from datetime import date
 from typing import Any
 
 from engine.domains.model import Bout
-from engine.domains.registry import DomainRegistry, builtin_registry
-from engine.facts.values import parse_duration, parse_number
+from engine.language.values import parse_duration, parse_number
 
 
 @dataclass(slots=True)
-class _Bout:
+class ReadBout:
     """One bout. Distance in its domain's ``distance_unit``; pace in s per ``pace_per`` of it."""
 
     day: date
@@ -23,12 +25,8 @@ class _Bout:
     kind: str
 
 
-def sports(registry: DomainRegistry | None = None) -> dict[str, Bout]:
-    """Domain -> its bout measures: the domains whose entries are bouts (the built-in ones unless a registry is given)."""
-    return (registry or builtin_registry()).bouts
-
-
-def _metrics(data: dict[str, Any]) -> dict[str, tuple[str, str]]:
+def metrics_of(data: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """An entry's metrics: name -> (value, unit)."""
     return {
         str(m.get("name", "")): (str(m.get("value", "")), str(m.get("unit") or ""))
         for m in data.get("metrics") or ()
@@ -40,7 +38,7 @@ def _metric_number(metrics: dict[str, tuple[str, str]], name: str) -> float | No
     return parse_number(got[0]) if got else None
 
 
-def read_bout(sport: Bout, day: date, entry_id: str, metrics: dict[str, tuple[str, str]]) -> _Bout:
+def read_bout(sport: Bout, day: date, entry_id: str, metrics: dict[str, tuple[str, str]]) -> ReadBout:
     """One bout, read as its domain's measures say (distance in km or m, pace per ``pace_per`` of them)."""
     distance = _km(metrics) if sport.distance_unit == "km" else _metres(metrics)
     seconds = parse_duration(*metrics["duration"]) if "duration" in metrics else None
@@ -50,7 +48,7 @@ def read_bout(sport: Bout, day: date, entry_id: str, metrics: dict[str, tuple[st
     elif sport.pace_metric in metrics:
         pace = parse_duration(metrics[sport.pace_metric][0])
     kind = metrics.get(sport.kind_metric, ("", ""))[0].strip() if sport.kind_metric else ""
-    return _Bout(day, entry_id, distance, seconds, pace, kind.lower() if sport.pace_by_kind else kind)
+    return ReadBout(day, entry_id, distance, seconds, pace, kind.lower() if sport.pace_by_kind else kind)
 
 
 def _km(metrics: dict[str, tuple[str, str]]) -> float | None:
