@@ -142,6 +142,9 @@ class Bout(BaseModel):
     """The metric naming what kind of bout it was (``run_type``, ``stroke``)."""
     pace_by_kind: bool = False
     """Paces are compared within a kind only (freestyle is faster than breaststroke); kinds read case-blind."""
+    read_in_code: Literal["", "run", "swim"] = ""
+    """Which bout the log reader in code reads into this domain: ``run`` ("5k in 25:30", "러닝 5km"),
+    ``swim`` ("수영 1500m"); empty: only the Parser reads this domain's logs."""
 
     @property
     def pace_suffix(self) -> str:

@@ -103,9 +103,9 @@ class LogWords:
     lift_domain: str = ""
     """The domain the lifts belong to (what a strength entry is stored under)."""
     run_domain: str = ""
-    """The domain a run is stored under: bouts in km ("5k in 25:30"); none read when empty."""
+    """The domain a run ("5k in 25:30") is stored under (``read_in_code = "run"``); none read when empty."""
     swim_domain: str = ""
-    """The domain a swim is stored under: bouts in metres; none read when empty."""
+    """The domain a swim is stored under (``read_in_code = "swim"``); none read when empty."""
     modifiers: frozenset[str] = frozenset()
     """The lift domain's other terms ("drop set", "to failure", "warm-up set"): they change what sets were."""
 

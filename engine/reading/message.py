@@ -175,13 +175,14 @@ def log_words(registry: DomainRegistry, everything: ActiveDomainContext) -> LogW
             modifiers.update(t for t in domain.vocabulary if t not in lifts)
         elif domain.bout is not None:
             sports.update({term: domain.name for term in domain.vocabulary})
-    # The log reader reads two kinds of bout: one in km (a run) and one in metres (a swim).
-    by_unit: dict[str, str] = {}
+    # The log reader reads two kinds of bout in code, a run and a swim, each into the domain whose file says so.
+    read: dict[str, str] = {}
     for name, bout in registry.bouts.items():
-        by_unit.setdefault(bout.distance_unit, name)
+        if bout.read_in_code:
+            read.setdefault(bout.read_in_code, name)
     return LogWords(
         everything.vocabulary, everything.units, frozenset(lifts), frozenset(bodyweight), sports, lift_domain,
-        modifiers=frozenset(modifiers), run_domain=by_unit.get("km", ""), swim_domain=by_unit.get("m", ""),
+        modifiers=frozenset(modifiers), run_domain=read.get("run", ""), swim_domain=read.get("swim", ""),
     )
 
 

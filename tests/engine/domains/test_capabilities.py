@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.domains.registry import DomainFileError, DomainRegistry
+from engine.domains.registry import DomainFileError, DomainRegistry, DomainSelector
 from engine.entries.model import NewEntry
 from engine.facts import compute_facts
 from engine.facts.history import bout_facts
+from engine.language.logs import read_log
+from engine.reading.message import log_words
 from engine.store.bouts import BoutStore
 from engine.store.db import Database
 from engine.store.entries import EntryStore
@@ -96,6 +98,15 @@ def test_facts_over_a_new_domains_bouts_use_its_measures(registry: DomainRegistr
     assert shown["rowing.best_pace"][1] == "2:00/500m"  # 2000 m in 8:00
     # Without the domain file, rowing is no domain of bouts: no distance facts.
     assert not any(k.startswith("rowing.total") for k in (f.key for f in compute_facts(rows, today=date(2026, 11, 30))))
+
+
+def test_code_reads_runs_and_swims_into_the_domains_that_say_so(registry: DomainRegistry) -> None:
+    # Rowing is measured in metres and comes first by precedence, yet only the Parser reads its logs.
+    words = log_words(registry, DomainSelector(registry).build_active_context(registry.names))
+    assert (words.run_domain, words.swim_domain) == ("running", "swimming")
+    today = date(2026, 11, 30)
+    assert read_log("swam 1500m in 30:00", words, today).domain == "swimming"
+    assert read_log("ran 5km in 25:30", words, today).domain == "running"
 
 
 @pytest.fixture
