@@ -19,8 +19,6 @@ from typing import TextIO
 from bot.config import Settings, fail
 from bot.progress import Progress
 
-# Strength first, so its spellings win the few words two domains share.
-DOMAIN_ORDER = ("strength", "running", "swimming", "general_fitness", "nutrition")
 
 
 def NotesProgress(stream: TextIO, enabled: bool | None = None) -> Progress:  # noqa: N802 - reads as the class it was
@@ -46,7 +44,8 @@ def run_notes_import(settings: Settings, folder: Path, *, user: str, use_model: 
     except DomainFileError as exc:
         fail(str(exc))
     registry = logbook.registry
-    names = [n for n in DOMAIN_ORDER if registry.get(n)] + [n for n in registry.names if n not in DOMAIN_ORDER]
+    # By the files' precedence (strength first), so its spellings win the few words two domains share.
+    names = registry.by_precedence
     progress = NotesProgress(sys.stderr)
     try:
         done = asyncio.run(

@@ -27,10 +27,6 @@ from bot.config import Settings, fail, load_settings
 if TYPE_CHECKING:
     from engine import Logbook
 
-# Domains in the order a question is read when no Router picks them: strength
-# first, so its spellings win the few words two domains share.
-DOMAIN_ORDER = ("strength", "running", "swimming", "general_fitness", "nutrition")
-
 
 def add_commands(sub: Any) -> None:
     """Add ``vocab`` and ``search`` to the ``python -m bot`` subcommands."""
@@ -84,7 +80,9 @@ def _domains(logbook: Logbook, names: list[str] | None) -> list[str]:
     """The domains to read in, in order (every one when ``names`` is None)."""
     registry = logbook.registry
     if names is None:
-        names = [n for n in DOMAIN_ORDER if registry.get(n)] + [n for n in registry.names if n not in DOMAIN_ORDER]
+        # The order a question is read in when no Router picks the domains: by the files' precedence
+        # (strength first), so its spellings win the few words two domains share.
+        names = registry.by_precedence
     unknown = [n for n in names if registry.get(n) is None]
     if unknown:
         fail(f"unknown domain {unknown[0]!r}; known: {', '.join(registry.names)}")

@@ -59,11 +59,7 @@ FLOORS: list[tuple[str, ...]] = [
     ("engine.engine", "engine.logbook", "engine"),
 ]
 
-KNOWN: set[tuple[str, str]] = {
-    # store.bouts reads bouts with facts.bouts' private helpers: move them down into engine/language or a
-    # shared engine/entries module.
-    ("engine.store.bouts", "engine.facts.bouts"),
-}
+KNOWN: set[tuple[str, str]] = set()
 
 BOT_DOORS = ("engine", "engine.config", "engine.logbook")
 """What bot/ may import of the engine: the front doors (``Engine``, ``Logbook`` and their types), the settings."""

@@ -14,7 +14,7 @@ from engine.agents.context import ClarificationItem
 from engine.agents.prompts import render
 from engine.entries.model import ExerciseLog
 from engine.agents.schemas import ParserOutput
-from engine.domains.registry import ActiveDomainContext
+from engine.domains.registry import ActiveDomainContext, builtin_registry
 from engine.agents.llm import LLM
 from engine.language.notation import read_strength
 from engine.language.vocab import normalize_name
@@ -58,7 +58,7 @@ async def parse(
         known_domains: Every domain there is: the parser's domain for what it
             parsed wins over the router's when it names one of them.
     """
-    domain = ctx.domains_loaded[0] if ctx.domains_loaded else "general_fitness"
+    domain = ctx.domains_loaded[0] if ctx.domains_loaded else (builtin_registry().fallback or "")
     full_text = text + "".join(f"\n{a['answer']}" for a in answers)
     hints = read_strength(full_text, ctx.vocabulary, ctx.units)
     hint_text = "; ".join(

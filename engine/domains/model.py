@@ -119,6 +119,48 @@ class AttemptBudget(BaseModel):
     """Stop early when confidence gains less than this for two rounds in a row."""
 
 
+class Bout(BaseModel):
+    """A domain whose entries are bouts (a run, a swim): one distance, a time and an average pace.
+
+    Code reads a bout's distance in one of two ways, chosen by ``distance_unit``:
+    ``km`` (``distance_km``, else a ``distance`` with its unit) or ``m``
+    (``distance_m``, else ``distance_km``, else ``lengths`` x ``pool_length_m``).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    noun: str
+    """One bout in English (``run``): fact labels say "longest run", "3 runs"."""
+    distance_unit: Literal["km", "m"]
+    pace_unit: str
+    """The unit a pace is shown in (``min/km``, ``min/100m``)."""
+    pace_per: int = Field(default=1, ge=1)
+    """Pace is time per this many ``distance_unit`` (100 for a swim's pace per 100 m)."""
+    pace_metric: str = "pace"
+    """The metric a pace is logged in when no distance and time give it."""
+    kind_metric: str = ""
+    """The metric naming what kind of bout it was (``run_type``, ``stroke``)."""
+    pace_by_kind: bool = False
+    """Paces are compared within a kind only (freestyle is faster than breaststroke); kinds read case-blind."""
+    read_in_code: Literal["", "run", "swim"] = ""
+    """Which bout the log reader in code reads into this domain: ``run`` ("5k in 25:30", "러닝 5km"),
+    ``swim`` ("수영 1500m"); empty: only the Parser reads this domain's logs."""
+
+    @property
+    def pace_suffix(self) -> str:
+        """What a shown pace ends with: ``/km``, ``/100m``."""
+        return f"/{self.pace_per if self.pace_per != 1 else ''}{self.distance_unit}"
+
+
+ImportRole = Literal["", "lifts", "cardio", "activity"]
+"""What an imported workout's exercises of this domain are.
+
+``lifts``: sets of reps and loads (a workout with any is stored in this domain);
+``cardio``: a bout of this domain (a workout of nothing else is stored here, with its pace);
+``activity``: some other cardio or activity (stored in the fallback domain); empty: never imported.
+"""
+
+
 class Domain(BaseModel):
     """One domain, exactly as its data file says."""
 
@@ -130,6 +172,18 @@ class Domain(BaseModel):
     """One or two sentences the Router reads to pick domains."""
     activity_type: str
     """The ``activity_type`` a parsed entry of this domain carries."""
+    label: dict[str, str] = Field(default_factory=dict)
+    """Language code -> the domain's name in that language (``ko`` -> ``러닝``), for answers code writes."""
+    precedence: int = 100
+    """Where a clash of spellings between domains is settled: the lower number wins."""
+    fallback: bool = False
+    """The domain a log or question goes to when nothing names another (at most one domain)."""
+    training: bool = True
+    """Whether an entry of this domain is a training session (a meal is not)."""
+    bout: Bout | None = None
+    """Set when this domain's entries are bouts with a distance and a pace (runs, swims)."""
+    import_role: ImportRole = ""
+    """What this domain's exercises are in an imported workout (see :data:`ImportRole`)."""
     vocabulary: dict[str, list[str]]
     """Canonical term -> every spelling users write (any language, any case)."""
     families: dict[str, list[str]] = Field(default_factory=dict)

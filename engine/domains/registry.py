@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Sequence
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 import structlog
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.domains.model import ClarificationPattern, Domain, LogField, NotationRule
+from engine.domains.model import Bout, ClarificationPattern, Domain, LogField, NotationRule
 from engine.language.families import GENERIC, Families, family_word
 from engine.language.vocab import Vocabulary
 
@@ -75,6 +75,10 @@ class DomainRegistry:
     def __init__(self, domains: Iterable[Domain]) -> None:
         self._domains = {d.name: d for d in domains}
         self._vocabularies: dict[tuple[str, ...], Vocabulary] = {}
+        self._labels: dict[str, dict[str, str]] = {}
+        fallbacks = [d.name for d in self._domains.values() if d.fallback]
+        if len(fallbacks) > 1:
+            raise DomainFileError(f"only one domain may be the fallback, not {sorted(fallbacks)}")
 
     @classmethod
     def load(cls, *dirs: Path | None) -> DomainRegistry:
@@ -101,6 +105,37 @@ class DomainRegistry:
     def get(self, name: str) -> Domain | None:
         return self._domains.get(name)
 
+    @property
+    def fallback(self) -> str | None:
+        """The domain a log or question goes to when nothing names another (``fallback = true``)."""
+        return next((d.name for d in self._domains.values() if d.fallback), None)
+
+    @property
+    def by_precedence(self) -> list[str]:
+        """Every name, the domain that wins a clash first (``precedence``, then name)."""
+        return sorted(self._domains, key=lambda n: (self._domains[n].precedence, n))
+
+    @cached_property
+    def bouts(self) -> dict[str, Bout]:
+        """Domain -> its bout measures, for the domains whose entries are bouts (runs, swims)."""
+        return {n: d.bout for n in self.by_precedence if (d := self._domains[n]).bout is not None}
+
+    @cached_property
+    def not_training(self) -> frozenset[str]:
+        """Domains whose entries are no training sessions (meals)."""
+        return frozenset(n for n, d in self._domains.items() if not d.training)
+
+    def with_role(self, role: str) -> list[str]:
+        """The domains of one import role (``lifts``, ``cardio``, ``activity``), by precedence."""
+        return [n for n in self.by_precedence if self._domains[n].import_role == role]
+
+    def labels(self, language: str) -> dict[str, str]:
+        """Domain -> its name in ``language``, for the domains whose file gives one."""
+        found = self._labels.get(language)
+        if found is None:
+            found = self._labels[language] = {n: d.label[language] for n, d in self._domains.items() if language in d.label}
+        return found
+
     def vocabulary(self, names: Sequence[str] | None = None) -> Vocabulary:
         """The named domains' vocabularies merged (all when None), built once per combination.
 
@@ -117,6 +152,12 @@ class DomainRegistry:
     def describe(self) -> str:
         """One line per domain, for the Router."""
         return "\n".join(f"- {d.name}: {d.description}" for d in self._domains.values())
+
+
+@cache
+def builtin_registry() -> DomainRegistry:
+    """The built-in domains, read once: for code that is handed no registry."""
+    return DomainRegistry.load()
 
 
 class ActiveDomainContext(BaseModel):

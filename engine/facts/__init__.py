@@ -38,7 +38,7 @@ Rules:
   or week, and the latest session against the previous one, need neither.
 
 Where it lives: :mod:`~engine.facts.scan` reads the entries once into rows
-(:mod:`~engine.facts.rows`) and bouts (:mod:`~engine.facts.bouts`);
+(:mod:`~engine.facts.rows`) and bouts (:mod:`~engine.domains.bouts`);
 :mod:`~engine.facts.lifts` turns rows into sessions, which
 :mod:`~engine.facts.strength` and :mod:`~engine.facts.compare` state through
 the measures of :mod:`~engine.facts.measures`; :mod:`~engine.facts.cardio`
@@ -51,7 +51,7 @@ from engine.facts.compare import compare_latest
 from engine.facts.compute import compute_facts
 from engine.facts.display import clock, facts_text
 from engine.facts.model import LB_TO_KG, RECENT_SESSIONS, RECENT_WEEKS, Fact
-from engine.facts.values import epley, parse_duration, parse_number
+from engine.language.values import epley, parse_duration, parse_number
 
 __all__ = [
     "LB_TO_KG",

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from engine.facts.bouts import _SPORTS, _Bout
+from engine.domains.model import Bout
+from engine.domains.bouts import ReadBout
 from engine.facts.display import _fmt, clock
 from engine.facts.found import _Found
 from engine.facts.model import RECENT_SESSIONS, Fact
 
 
-def _bout_facts(domain: str, bouts: list[_Bout], found: _Found) -> list[Fact]:
+def _bout_facts(domain: str, sport: Bout, bouts: list[ReadBout], found: _Found) -> list[Fact]:
     """Total distance, the longest and the fastest (these name the entries found), then the latest few."""
-    sport = _SPORTS[domain]
     where = found.words
     dist_unit = sport.distance_unit
     bouts = sorted(bouts, key=lambda b: b.day)
@@ -32,10 +32,10 @@ def _bout_facts(domain: str, bouts: list[_Bout], found: _Found) -> list[Fact]:
         out.append(_bout_fact(f"{domain}.longest", f"longest {sport.noun} {where}", far.distance or 0.0, dist_unit,
                               f"{_fmt(far.distance or 0.0)} {dist_unit}", far, found))
     # Swims are compared per stroke (freestyle is faster than breaststroke); runs all together.
-    groups: dict[str, list[_Bout]] = {}
+    groups: dict[str, list[ReadBout]] = {}
     for b in bouts:
         if b.pace is not None:
-            groups.setdefault(b.kind if domain == "swimming" else "", []).append(b)
+            groups.setdefault(b.kind if sport.pace_by_kind else "", []).append(b)
     for kind in sorted(groups):
         fast = _best_bout(groups[kind], lambda b: -(b.pace or 0.0))
         pace = fast.pace or 0.0
@@ -62,7 +62,7 @@ def _bout_facts(domain: str, bouts: list[_Bout], found: _Found) -> list[Fact]:
     return out
 
 
-def _best_bout(bouts: list[_Bout], get: Callable[[_Bout], float | None]) -> _Bout:
+def _best_bout(bouts: list[ReadBout], get: Callable[[ReadBout], float | None]) -> ReadBout:
     """The bout with the highest value, earliest on ties (callers pass bouts that have one)."""
     best = bouts[0]
     for b in bouts[1:]:
@@ -72,7 +72,7 @@ def _best_bout(bouts: list[_Bout], get: Callable[[_Bout], float | None]) -> _Bou
 
 
 def _bout_fact(
-    key: str, label: str, value: float, unit: str, display: str, b: _Bout, found: _Found | None = None
+    key: str, label: str, value: float, unit: str, display: str, b: ReadBout, found: _Found | None = None
 ) -> Fact:
     """A fact from one bout; with ``found``, a best of the entries found (its label says so)."""
     return Fact(key=key, label=label, value=value, unit=unit, display=display, on=b.day, dates=[b.day],

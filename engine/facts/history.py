@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from engine.facts.bouts import _SPORTS
+from engine.domains.registry import DomainRegistry, builtin_registry
 from engine.facts.display import _fmt, _signed, _with_unit, clock, weeks_text
 from engine.facts.lifts import _set_text
 from engine.facts.model import LB_TO_KG, Fact
@@ -154,11 +154,15 @@ def session_facts(s: Sessions, scope: Scope, today: date) -> list[Fact]:
     return out
 
 
-def bout_facts(b: BoutHistory, scope: Scope) -> list[Fact]:
-    """How many runs or swims, how far in total, the longest and the fastest average pace."""
-    if not b.count or b.sport not in _SPORTS:
+def bout_facts(b: BoutHistory, scope: Scope, domains: DomainRegistry | None = None) -> list[Fact]:
+    """How many runs or swims, how far in total, the longest and the fastest average pace.
+
+    ``domains`` says which domains hold bouts and their measures (the built-in ones when None).
+    """
+    sport = (domains or builtin_registry()).bouts.get(b.sport)
+    if not b.count or sport is None:
         return []
-    sport, where = _SPORTS[b.sport], scope_words(scope)
+    where = scope_words(scope)
     stem = f"{b.sport}.{'all_time' if scope == EVER else 'period'}"
     noun, dist = sport.noun, sport.distance_unit
     out = [

@@ -7,12 +7,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from engine.facts.bouts import _SPORTS, _Bout, _metrics, _run, _swim
+from engine.domains.registry import DomainRegistry, builtin_registry
+from engine.domains.bouts import ReadBout, metrics_of, read_bout
 from engine.facts.rows import _DAY, _Row
 from engine.entries.model import Entry
-
-# Logged in these domains, an entry is not a workout (a meal is not a session).
-_NOT_TRAINING = frozenset({"nutrition"})
 
 
 @dataclass(slots=True)
@@ -21,7 +19,7 @@ class _Scan:
     unordered: set[str] = field(default_factory=set)
     """Exercises whose rows are not one per day in date order."""
     sessions: dict[str, dict[date, list[str]]] = field(default_factory=dict)
-    bouts: dict[str, list[_Bout]] = field(default_factory=dict)
+    bouts: dict[str, list[ReadBout]] = field(default_factory=dict)
 
 
 def _scan(
@@ -30,6 +28,7 @@ def _scan(
     *,
     cardio: bool = True,
     factors: Mapping[str, Mapping[str, float]] | None = None,
+    domains: DomainRegistry | None = None,
 ) -> _Scan:
     """One pass over the entries, collecting everything the facts need.
 
@@ -41,14 +40,18 @@ def _scan(
             comparison unit (a unit left out is not counted). Without it
             weights are read as logged; :func:`_lifts` scans again, with
             factors, the rare exercise logged in more than one unit.
+        domains: Which domains hold bouts and which no training (meals); the built-in ones when None.
     """
+    registry = domains or builtin_registry()
+    # Logged in these domains, an entry is not a workout (a meal is not a session).
+    not_training, sports = registry.not_training, registry.bouts
     scan = _Scan()
     lifts, names = scan.lifts, dict[Any, str]()
     for at, e in enumerate(entries):
         if e.status != "active" or e.kind != "parsed":
             continue
         day, eid, data = e.occurred_on, e.entry_id, e.data
-        if e.domain not in _NOT_TRAINING and factors is None:
+        if e.domain not in not_training and factors is None:
             scan.sessions.setdefault(e.domain, {}).setdefault(day, []).append(eid)
         for ex_at, ex in enumerate(data.get("exercises") or ()):
             raw = ex.get("name")
@@ -104,9 +107,7 @@ def _scan(
                 rows.append(row)
         if not cardio:
             continue
-        sport = e.domain if e.domain in _SPORTS else e.activity_type
-        if sport == "running":
-            scan.bouts.setdefault(sport, []).append(_run(day, eid, _metrics(data)))
-        elif sport == "swimming":
-            scan.bouts.setdefault(sport, []).append(_swim(day, eid, _metrics(data)))
+        sport = e.domain if e.domain in sports else e.activity_type
+        if sport in sports:
+            scan.bouts.setdefault(sport, []).append(read_bout(sports[sport], day, eid, metrics_of(data)))
     return scan

@@ -31,15 +31,14 @@ from engine.entries.model import NewEntry
 from engine.entries.summaries import summarize
 from engine.reading.message import keep_read, parsed_from, read_message
 
-FALLBACK_DOMAIN = "general_fitness"
 EMPTY_PARSE = "what was done"
 """The gap of a parse that read nothing."""
 EXERCISE = "which exercise"
 """The gap of sets and reps read with no exercise ("did 5x5 today")."""
 
 
-def _missing_exercise(code: ParserOutput | None) -> ParserOutput:
-    base = code or ParserOutput(activity_type="strength", domain="strength", summary="", status="parsed")
+def _missing_exercise(code: ParserOutput | None, lifts: str) -> ParserOutput:
+    base = code or ParserOutput(activity_type=lifts, domain=lifts, summary="", status="parsed")
     return base.model_copy(update={"status": "needs_clarification", "missing": [EXERCISE]})
 
 
@@ -55,8 +54,8 @@ class LogNodes:
             return read
         out = await route(self.d.llm, registry, state["text"], state.get("history", []))
         domains = out.domains
-        if out.intent == "LOG" and not domains and registry.get(FALLBACK_DOMAIN):
-            domains = [FALLBACK_DOMAIN]
+        if out.intent == "LOG" and not domains and (fallback := registry.fallback):
+            domains = [fallback]
         return {"intent": out.intent, "also_query": out.also_query, "domains": domains}
 
     def _read(self, t: TurnView) -> dict[str, Any] | None:
@@ -67,7 +66,7 @@ class LogNodes:
             return {"intent": "CHAT", "small_talk": reading.kind}
         if reading.kind == "log" and reading.log is not None:
             # Notation is a log whatever else the words say: no Router.
-            domains = reading.domains or ([FALLBACK_DOMAIN] if registry.get(FALLBACK_DOMAIN) else [])
+            domains = reading.domains or ([fallback] if (fallback := registry.fallback) else [])
             # Sets and reps with no exercise ("did 5x5 today"): only the person knows which; code asks.
             log = reading.log
             unnamed = log.has_notation and not (log.exercises or log.sport or log.names_a_lift or log.metrics)
@@ -93,7 +92,8 @@ class LogNodes:
                 return {"parsed": dump(named)}
             if not t.answers:
                 # The sets were read; which exercise is the one thing missing, and only the person knows it.
-                return {"parsed": dump(_missing_exercise(code))}
+                lifts = self.d.selector.registry.with_role("lifts")
+                return {"parsed": dump(_missing_exercise(code, lifts[0] if lifts else ""))}
         ctx = t.ctx
         registry = self.d.selector.registry
         out = await parse(
@@ -216,7 +216,7 @@ class LogNodes:
     async def store_note(self, state: State) -> dict[str, Any]:
         t = TurnView(state, self.d)
         on, _ = _occurred_on("", t.text, t.today)
-        domain = (state.get("domains") or [FALLBACK_DOMAIN])[0]
+        domain = (t.domains or [self.d.selector.registry.fallback or ""])[0]
         text = t.text
         entry = NewEntry(
             occurred_on=on,

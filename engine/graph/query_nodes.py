@@ -52,7 +52,6 @@ from engine.store.history import HistoryStore
 
 log = structlog.get_logger("engine.query")
 
-FALLBACK_DOMAIN = "general_fitness"
 REPLY_ROOM = 150
 """Prompt tokens kept free for the re-ask message a failed reply brings."""
 MIN_VALUES = 300
@@ -77,7 +76,8 @@ class QueryNodes:
     def _history(self) -> tuple[HistoryStore, BoutStore]:
         # Made on first use: the graph is also built without a store, only to be drawn.
         if self._stores is None:
-            self._stores = (HistoryStore(self.d.entries.db), BoutStore(self.d.entries.db))
+            registry = self.d.selector.registry
+            self._stores = (HistoryStore(self.d.entries.db, registry), BoutStore(self.d.entries.db, registry))
         return self._stores
 
     def _read(self, t: TurnView, ctx: ActiveDomainContext) -> dict[str, Any]:
@@ -87,8 +87,8 @@ class QueryNodes:
     async def build_context(self, state: State) -> dict[str, Any]:
         t = TurnView(state, self.d)
         domains = t.domains
-        if not domains and self.d.selector.registry.get(FALLBACK_DOMAIN):
-            domains = [FALLBACK_DOMAIN]
+        if not domains and (fallback := self.d.selector.registry.fallback):
+            domains = [fallback]
         ctx = t.context_of(domains)
         update: dict[str, Any] = {
             "domains": ctx.domains_loaded,
@@ -145,10 +145,12 @@ class QueryNodes:
             canonical=ctx.vocabulary.canonicals,
         )
         exercises = [w for w in shape.wanted if w in ctx.vocabulary.canonicals] or None
-        window = compute_facts(entries, exercises=exercises, today=today)
+        window = compute_facts(entries, exercises=exercises, today=today, domains=self.d.selector.registry)
         stated = question_values(t.text, shape, periods)
         history, bouts = self._history
-        whole = await history_facts(history, bouts, t.user, t.text, shape, periods, stated, ctx.domains_loaded, today)
+        whole = await history_facts(
+            history, bouts, t.user, t.text, shape, periods, stated, ctx.domains_loaded, today, self.d.selector.registry
+        )
         asked = await asked_facts(history, t.user, shape, ctx.vocabulary.canonicals, today)
         facts = [*asked, *merge(whole, window)]
         table = table_for(facts, entries, stated, shape, periods)

@@ -92,9 +92,8 @@ class TaskNodes:
             domain = self.d.selector.registry.get(name)
             if domain is not None:
                 return domain
-        fallback = self.d.selector.registry.get("general_fitness") or self.d.selector.registry.get(
-            self.d.selector.registry.names[0]
-        )
+        registry = self.d.selector.registry
+        fallback = registry.get(registry.fallback or registry.names[0])
         assert fallback is not None
         return fallback
 

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from engine.agents.llm import LLM
 from engine.agents.parser import parse
 from engine.agents.schemas import ParserOutput
-from engine.domains.registry import ActiveDomainContext
+from engine.domains.registry import ActiveDomainContext, builtin_registry
 from engine.entries.model import ExerciseLog, Metric, NewEntry
 from engine.entries.summaries import summarize
 from engine.errors import ModelFailed, ModelInvalid
@@ -148,7 +148,7 @@ def read_note(note: Note, words: LogWords) -> tuple[ParserOutput | None, bool]:
         for e in exercises
     ]
     parsed = ParserOutput(
-        activity_type=domain if metrics else "strength", domain=domain, exercises=numbered, metrics=metrics,
+        activity_type=domain if metrics else words.lift_domain, domain=domain, exercises=numbered, metrics=metrics,
         summary="", status="parsed",
     )
     return parsed, whole
@@ -159,7 +159,9 @@ def _domain_of(terms: Sequence[str], ctx: ActiveDomainContext) -> str:
     counts = {d.name: sum(t in d.vocabulary for t in terms) for d in ctx.domains}
     best = max(counts.values(), default=0)
     if best == 0:
-        return "general_fitness" if "general_fitness" in counts or not counts else ctx.domains_loaded[0]
+        # Nothing known: the fallback domain when it is loaded (or nothing is), else the first one.
+        fallback = next((d.name for d in ctx.domains if d.fallback), None)
+        return fallback or (builtin_registry().fallback or "" if not counts else ctx.domains_loaded[0])
     return next(name for name, n in counts.items() if n == best)
 
 

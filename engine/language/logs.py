@@ -66,7 +66,7 @@ class LogReading:
     exercises: list[ExerciseLog] = field(default_factory=list)
     """Strength exercises read for certain, each with its sets (canonical names)."""
     sport: str = ""
-    """``running`` or ``swimming`` when the message is a run or a swim."""
+    """The run's or swim's domain (:attr:`LogWords.run_domain`, :attr:`LogWords.swim_domain`) when the message is one."""
     metrics: list[Metric] = field(default_factory=list)
     """The run's or swim's distance and time, as its domain's log schema names them."""
     day: DateMention | None = None
@@ -99,9 +99,13 @@ class LogWords:
     bodyweight: frozenset[str]
     """Lifts logged by reps and sets alone."""
     sports: dict[str, str] = field(default_factory=dict)
-    """A run's or swim's own words (``treadmill``, ``자유형``) -> ``running`` / ``swimming``."""
-    lift_domain: str = "strength"
+    """A bout's own words (``treadmill``, ``자유형``) -> the domain of the bout."""
+    lift_domain: str = ""
     """The domain the lifts belong to (what a strength entry is stored under)."""
+    run_domain: str = ""
+    """The domain a run ("5k in 25:30") is stored under (``read_in_code = "run"``); none read when empty."""
+    swim_domain: str = ""
+    """The domain a swim is stored under (``read_in_code = "swim"``); none read when empty."""
     modifiers: frozenset[str] = frozenset()
     """The lift domain's other terms ("drop set", "to failure", "warm-up set"): they change what sets were."""
 
@@ -126,7 +130,7 @@ def read_log(text: str, words: LogWords, today: date) -> LogReading:
         covered.append((at, at + len(day.phrase)))
     found = vocab.find(source)
     sport_words = {words.sports[m.canonical] for m in found if m.canonical in words.sports}
-    cardio = _cardio(source, covered, sport_words)
+    cardio = _cardio(source, covered, sport_words, words.run_domain, words.swim_domain)
     # 키로 is kg to a lifter and km to a runner: a "weight" beside a run's word is the run's distance.
     hints = [h for h in hints if not (cardio is not None and h.exercise in words.sports)]
     exercises, sure = _exercises(hints, words.lifts, bodyweight, source, covered)
@@ -208,11 +212,13 @@ def _rpe(source: str) -> float | None:
     return value if 1 <= value <= 10 else None
 
 
-def _cardio(source: str, covered: list[tuple[int, int]], sport_words: set[str]) -> tuple[str, list[Metric]] | None:
+def _cardio(
+    source: str, covered: list[tuple[int, int]], sport_words: set[str], run_domain: str, swim_domain: str
+) -> tuple[str, list[Metric]] | None:
     """A run or a swim: a sport word (or "5k in 25:30") with one distance and at most one time."""
     distances = list(_DISTANCE.finditer(source))
-    run = _RUN.search(source) or ("running" in sport_words)
-    swim = _SWIM.search(source) or ("swimming" in sport_words)
+    run = _RUN.search(source) or (run_domain in sport_words)
+    swim = _SWIM.search(source) or (swim_domain in sport_words)
     if len(distances) != 1 or (run and swim):
         return None
     dist = distances[0]
@@ -222,19 +228,19 @@ def _cardio(source: str, covered: list[tuple[int, int]], sport_words: set[str]) 
         return None
     is_k = unit in ("k", "km", "kms", "키로미터", "킬로미터", "키로", "킬로")
     if swim:
-        sport = "swimming"
+        sport, running = swim_domain, False
     elif run or (unit == "k" and times):
-        sport = "running"
+        sport, running = run_domain, True
     else:
         return None
-    if sport == "running" and unit in ("m", "meters", "meter", "metres", "metre", "미터"):
+    if not sport or (running and unit in ("m", "meters", "meter", "metres", "metre", "미터")):
         return None
     for m in (swim, run, dist, *times):
         if isinstance(m, re.Match):
             covered.append(m.span())
     seconds = _seconds(times[0]) if times else None
     metrics: list[Metric]
-    if sport == "running":
+    if running:
         km = value if is_k else round(value * _MILE_KM, 3)
         metrics = [Metric(name="distance_km", value=f"{km:g}", unit="km")]
     else:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from datetime import date, timedelta
 
+from engine.domains.registry import builtin_registry
 from engine.facts import Fact
 from engine.facts.display import _fmt
 from engine.facts.history import lift_facts, scope_words
@@ -109,9 +110,6 @@ def _in_scope(ref: Ref, scope: tuple[date, date]) -> bool:
     return ref.scope == scope
 
 
-_SPORTS = frozenset({"running", "swimming"})
-
-
 def _best(records: Sequence[Ref], subject: str, wanted: str | None) -> Ref | None:
     """A subject's record: the measure asked for, else its heaviest set, else its first record."""
     mine = [r for r in records if _subject(r) == subject]
@@ -160,7 +158,8 @@ def answering(table: RefTable, shape: QuestionShape, today: date, *, lists: bool
             # No record of a named exercise ("my strongest lift and longest run": "run" names a sport):
             # the strongest lift's record, and each sport's.
             found = list(dict.fromkeys(_subject(r) for r in records))
-            chosen = [*found[:1], *(n for n in found[1:] if n in _SPORTS)]
+            sports = builtin_registry().bouts
+            chosen = [*found[:1], *(n for n in found[1:] if n in sports)]
             picked = [b for subject in chosen if (b := _best(records, subject, wanted)) is not None]
         out += [Kept("record", (r,)) for r in picked]
     if "recent" in intents and not out:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
+from engine.domains.registry import builtin_registry
 from engine.query.references import Ref, RefTable
 from engine.query.render import Language, localize, render_date, render_period, value_text
 from engine.store.history import EVER
@@ -24,8 +25,8 @@ _RANK = {
     "reps_at": 1, "sessions": 2, "count": 2, "sessions_per_week": 2, "total_distance": 2, "first": 3, "last": 3,
     "progress": 4, "latest_top": 4, "first_top": 4, "best_volume": 5, "best_set": 5,
 }  # fmt: skip
-_KO_SUBJECT = {"all": "전체 운동", "running": "러닝", "swimming": "수영", "strength": "근력 운동",
-               "general_fitness": "운동", "nutrition": "식단"}
+_KO_ALL = "전체 운동"
+"""The subject ``all`` (every training session); a domain's own subject is named by its file's ``[label]``."""
 _KO_MEASURE = {
     "heaviest_set": "최고 중량 (완료한 세트)", "best_e1rm": "최고 추정 1RM", "best_set": "추정 1RM이 가장 높은 세트",
     "best_volume": "한 세션 최대 볼륨", "most_reps": "한 세트 최다 반복", "best_total_reps": "한 세션 최다 총 반복",
@@ -54,7 +55,7 @@ def _measure(name: str) -> str:
 def korean_label(ref: Ref, names: Mapping[str, str]) -> str:
     """A fact's label in Korean, read off its key; the English label when the key is unknown."""
     subject, _, rest = ref.key.partition(".")
-    who = names.get(subject) or _KO_SUBJECT.get(subject) or subject
+    who = names.get(subject) or (_KO_ALL if subject == "all" else builtin_registry().labels("ko").get(subject)) or subject
     parts = rest.split(".")
     if not rest:
         return ref.label

@@ -10,13 +10,11 @@ searched beside the active domains, as any question may touch it.
 
 from __future__ import annotations
 
-from engine.domains.registry import ActiveDomainContext, DomainRegistry
+from engine.domains.registry import ActiveDomainContext, DomainRegistry, builtin_registry
 from engine.knowledge.library import Library
 from engine.knowledge.model import Chunk
 from engine.knowledge.terms import query_keywords
 from engine.query.asking import asks_for_knowledge, domains_holding
-
-ALWAYS_SEARCHED = "general_fitness"
 
 
 def answers_from_articles(library: Library | None, registry: DomainRegistry, text: str) -> bool:
@@ -49,6 +47,8 @@ async def articles_for(
     query = knowledge_query.strip() or (text if asks_for_knowledge(text) else "")
     if not query:
         return []
-    domains = list(dict.fromkeys([*ctx.domains_loaded, ALWAYS_SEARCHED]))
+    # The fallback domain's articles are always searched too (general training advice).
+    always = builtin_registry().fallback
+    domains = list(dict.fromkeys([*ctx.domains_loaded, *([always] if always else [])]))
     tops = [d.retrieval_profile.knowledge_top_k for d in ctx.domains if d.retrieval_profile.knowledge_top_k]
     return await library.find(query, domains, max(tops) if tops else None, also=text)

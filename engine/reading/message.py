@@ -168,16 +168,21 @@ def log_words(registry: DomainRegistry, everything: ActiveDomainContext) -> LogW
         domain = registry.get(name)
         if domain is None:
             continue
-        if domain.families and domain.activity_type == "strength":
+        if domain.families and domain.import_role == "lifts":
             lifts.update(m for members in domain.families.values() for m in members)
             bodyweight.update(domain.bodyweight)
             lift_domain = lift_domain or domain.name
             modifiers.update(t for t in domain.vocabulary if t not in lifts)
-        elif domain.activity_type in ("running", "swimming"):
+        elif domain.bout is not None:
             sports.update({term: domain.name for term in domain.vocabulary})
+    # The log reader reads two kinds of bout in code, a run and a swim, each into the domain whose file says so.
+    read: dict[str, str] = {}
+    for name, bout in registry.bouts.items():
+        if bout.read_in_code:
+            read.setdefault(bout.read_in_code, name)
     return LogWords(
         everything.vocabulary, everything.units, frozenset(lifts), frozenset(bodyweight), sports, lift_domain,
-        frozenset(modifiers),
+        modifiers=frozenset(modifiers), run_domain=read.get("run", ""), swim_domain=read.get("swim", ""),
     )
 
 

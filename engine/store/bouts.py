@@ -5,8 +5,8 @@ Reading a logged duration ("25:30", "52분", "1h 5m") needs Python, so
 question, the person's runs and swims stored since the last sync are read
 into it (up to a per-user watermark of entry rowids). A delete clears a
 person's rows by trigger; queries join the entry's current status, so a
-superseded run no longer counts. Only entries of the running and swimming
-domains are read.
+superseded run no longer counts. Only entries of the domains whose file
+gives a ``[bout]`` are read.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from engine.facts.bouts import _metrics, _run, _swim
+from engine.domains.bouts import metrics_of, read_bout
+from engine.domains.registry import DomainRegistry, builtin_registry
 from engine.store.db import Database
 from engine.store.history import EVER
 
@@ -48,8 +49,10 @@ def _bout(row: Any) -> Bout:
 class BoutStore:
     """Runs and swims over a person's whole history."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, domains: DomainRegistry | None = None) -> None:
+        """``domains`` says which domains hold bouts and how each is read (the built-in ones when None)."""
         self._db = db
+        self._sports = (domains or builtin_registry()).bouts
 
     async def _rows(self, sql: str, args: Any) -> list[Any]:
         async with self._db.conn.execute(sql, args) as cur:
@@ -78,18 +81,21 @@ class BoutStore:
 
     async def _sync_bouts(self, user: str) -> None:
         """Read the runs and swims stored since the last sync into ``entry_bouts``."""
+        sports = {f"s{i}": name for i, name in enumerate(sorted(self._sports))}
+        if not sports:
+            return
         rows = await self._rows(
             "SELECT e.rowid AS rowid, e.entry_id, e.occurred_on, e.domain, e.data FROM entries e "
-            "WHERE e.user_key = :u AND e.domain IN ('running', 'swimming') AND e.kind = 'parsed' "
+            f"WHERE e.user_key = :u AND e.domain IN ({', '.join(':' + k for k in sports)}) AND e.kind = 'parsed' "
             "AND e.rowid > coalesce((SELECT bouts_rowid FROM derived_sync WHERE user_key = :u), 0)",
-            {"u": user},
+            {"u": user, **sports},
         )
         if not rows:
             return
         out = []
         for r in rows:
-            day, metrics = date.fromisoformat(r["occurred_on"]), _metrics(json.loads(r["data"]))
-            b = (_run if r["domain"] == "running" else _swim)(day, r["entry_id"], metrics)
+            day, metrics = date.fromisoformat(r["occurred_on"]), metrics_of(json.loads(r["data"]))
+            b = read_bout(self._sports[r["domain"]], day, r["entry_id"], metrics)
             out.append((b.entry_id, user, r["occurred_on"], r["domain"], b.kind, b.distance, b.seconds, b.pace))
         async with self._db.lock:
             await self._db.conn.executemany(

@@ -87,7 +87,7 @@ CREATE TABLE IF NOT EXISTS entry_bouts (
     entry_id     TEXT PRIMARY KEY,
     user_key     TEXT NOT NULL,
     occurred_on  TEXT NOT NULL,
-    sport        TEXT NOT NULL,          -- running | swimming
+    sport        TEXT NOT NULL,          -- the domain (one whose file has a [bout])
     kind         TEXT NOT NULL,          -- run type or stroke
     distance     REAL,                   -- km (runs) or m (swims)
     seconds      REAL,

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from engine.domains.registry import DomainRegistry, builtin_registry
 from engine.facts.model import LB_TO_KG
 from engine.language.periods import EVER as EVER  # the whole history, as periods define it
 from engine.store.db import Database
@@ -99,8 +100,10 @@ def _set(row: Any) -> SetRecord:
 class HistoryStore:
     """Indexed aggregates over a person's whole history."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, domains: DomainRegistry | None = None) -> None:
+        """``domains`` says which domains hold no training, meals (the built-in ones when None)."""
         self._db = db
+        self._not_training = sorted((domains or builtin_registry()).not_training)
 
     async def _rows(self, sql: str, args: Any) -> list[Any]:
         async with self._db.conn.execute(sql, args) as cur:
@@ -267,23 +270,25 @@ class HistoryStore:
 
     async def sessions(self, user: str, start: date = EVER[0], end: date = EVER[1]) -> Sessions:
         """Training days (one per domain per day; meals are no training) in a period."""
-        args = {"u": user, "a": start.isoformat(), "b": end.isoformat()}
+        skipped = {f"n{i}": name for i, name in enumerate(self._not_training)}
+        args = {"u": user, "a": start.isoformat(), "b": end.isoformat(), **skipped}
         where = "user_key = :u AND status = 'active' AND kind = 'parsed' AND occurred_on BETWEEN :a AND :b"
+        training = f" AND domain NOT IN ({', '.join(':' + k for k in skipped)})" if skipped else ""
         per = await self._rows(
             f"SELECT domain, count(DISTINCT occurred_on) AS days FROM entries WHERE {where} GROUP BY domain", args
         )
         (total,) = await self._rows(
             f"SELECT count(DISTINCT occurred_on) AS days, min(occurred_on) AS first, max(occurred_on) AS last "
-            f"FROM entries WHERE {where} AND domain != 'nutrition'",
+            f"FROM entries WHERE {where}{training}",
             args,
         )
         recent = await self._rows(
-            f"SELECT entry_id FROM entries WHERE {where} AND domain != 'nutrition' ORDER BY occurred_on DESC LIMIT 5",
+            f"SELECT entry_id FROM entries WHERE {where}{training} ORDER BY occurred_on DESC LIMIT 5",
             args,
         )
         return Sessions(
             days=int(total["days"] or 0),
-            by_domain={r["domain"]: int(r["days"]) for r in per if r["domain"] != "nutrition"},
+            by_domain={r["domain"]: int(r["days"]) for r in per if r["domain"] not in skipped.values()},
             first_on=date.fromisoformat(total["first"]) if total["first"] else None,
             last_on=date.fromisoformat(total["last"]) if total["last"] else None,
             recent_ids=[r["entry_id"] for r in reversed(recent)],

@@ -65,7 +65,8 @@ def _set_text(r: SetRow, unit: str, km: float | None, seconds: float | None) -> 
 class _Cardio:
     name: str
     source_name: str
-    running: bool
+    bout: bool
+    """A bout of the cardio domain (a run), not some other activity."""
     km: float | None = None
     seconds: float | None = None
     sets: list[dict[str, Any]] = field(default_factory=list)
@@ -148,14 +149,14 @@ def build_entry(app: App, user_key: str, rows: list[SetRow], namer: ExerciseName
         sets = _ordered(ex_rows)
         has_weight = any(r.weight is not None for r in sets)
         has_reps = any(r.reps is not None for r in sets)
-        is_cardio = canonical in namer.running_terms or (
+        is_cardio = canonical in namer.cardio_terms or (
             not has_weight
             and not has_reps
-            and (canonical in namer.fitness_terms or ex_rows[0].cardio_hint or any(r.distance is not None for r in sets))
+            and (canonical in namer.activity_terms or ex_rows[0].cardio_hint or any(r.distance is not None for r in sets))
         )
         texts: list[str] = []
         if is_cardio:
-            item = _Cardio(name=name, source_name=source_name, running=canonical in namer.running_terms)
+            item = _Cardio(name=name, source_name=source_name, bout=canonical in namer.cardio_terms)
             for n, r in enumerate(sets, 1):
                 item.km, item.seconds = _add(item.km, _km(r)), _add(item.seconds, r.seconds)
                 item.sets.append(_cardio_detail(r, n))
@@ -187,7 +188,7 @@ def build_entry(app: App, user_key: str, rows: list[SetRow], namer: ExerciseName
         lines.append(f"notes: {notes_text}")
         terms.extend(namer.vocabulary.terms(notes_text))
 
-    domain, summary, metrics = _summary(exercises, cardio)
+    domain, summary, metrics = _summary(exercises, cardio, namer)
     data: dict[str, Any] = {
         "activity_type": domain,
         "domain": domain,
@@ -228,23 +229,29 @@ def build_entry(app: App, user_key: str, rows: list[SetRow], namer: ExerciseName
     )
 
 
-def _summary(exercises: list[dict[str, Any]], cardio: list[_Cardio]) -> tuple[str, str, list[Metric]]:
+def _summary(
+    exercises: list[dict[str, Any]], cardio: list[_Cardio], namer: ExerciseNamer
+) -> tuple[str, str, list[Metric]]:
     """The entry's domain, its summary line and (for a cardio-only workout) its metrics."""
     metrics: list[Metric] = []
+    lifts = namer.lift_domain
     if exercises:
-        summary = summarize(_parsed("strength", "strength", exercises, []))
+        summary = summarize(_parsed(lifts, lifts, exercises, []))
         if cardio:
-            summary += "; " + "; ".join(summarize(_parsed(c.name, "strength", [], c.metrics())) for c in cardio)
-        return "strength", summary, metrics
-    domain = "running" if all(c.running for c in cardio) else "general_fitness"
+            summary += "; " + "; ".join(summarize(_parsed(c.name, lifts, [], c.metrics())) for c in cardio)
+        return lifts, summary, metrics
+    runs = namer.cardio_domain
+    domain = runs if runs and all(c.bout for c in cardio) else namer.fallback_domain
     kms = [c.km for c in cardio if c.km is not None]
     times = [c.seconds for c in cardio if c.seconds is not None]
     km, seconds = (sum(kms) if kms else None), (sum(times) if times else None)
-    if domain == "general_fitness":
+    if domain == namer.fallback_domain:
         metrics.append(Metric(name="activity", value=", ".join(dict.fromkeys(c.name for c in cardio))))
     metrics.extend(_Cardio("", "", False, km, seconds).metrics())
-    if domain == "running" and km and seconds:
-        metrics.append(Metric(name="pace", value=clock(seconds / km), unit="min/km"))
+    bout = namer.cardio_bout
+    if domain == runs and bout is not None and km and seconds:
+        distance = km if bout.distance_unit == "km" else km * 1000
+        metrics.append(Metric(name=bout.pace_metric, value=clock(seconds / distance * bout.pace_per), unit=bout.pace_unit))
     return domain, summarize(_parsed(domain, domain, [], metrics)), metrics
 
 

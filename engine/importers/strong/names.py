@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from engine.domains.model import Bout
 from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.language.families import Families
 from engine.language.vocab import Vocabulary, normalize_name
@@ -41,40 +42,66 @@ class ExerciseNamer:
     Args:
         vocabulary: Exercise spellings (strength first, so it wins clashes).
         units: Unit spellings (``lbs`` -> ``lb``, ``miles`` -> ``mi``).
-        running_terms: Canonical terms of the running domain.
-        fitness_terms: Canonical terms of the general-fitness and swimming domains (cycling, rowing, …).
+        cardio_terms: Canonical terms of the cardio domain (``import_role = "cardio"``: runs).
+        activity_terms: Canonical terms of the other activity domains (cycling, rowing, swimming, …).
         families: Movement families; a base exercise whose family's plain form is done with
             the named equipment (``Lat Pulldown - Close Grip (Cable)``) keeps its name.
+        lift_domain: Where a workout with lifts is stored (``import_role = "lifts"``).
+        cardio_domain: Where a workout of the cardio domain's bouts alone is stored.
+        cardio_bout: The cardio domain's bout measures (its pace), when it has them.
+        fallback_domain: Where a workout of other activities is stored.
     """
 
     def __init__(
         self,
         vocabulary: Vocabulary,
         units: Vocabulary,
-        running_terms: frozenset[str] = frozenset(),
-        fitness_terms: frozenset[str] = frozenset(),
+        cardio_terms: frozenset[str] = frozenset(),
+        activity_terms: frozenset[str] = frozenset(),
         families: Families | None = None,
+        *,
+        lift_domain: str = "",
+        cardio_domain: str = "",
+        cardio_bout: Bout | None = None,
+        fallback_domain: str = "",
     ) -> None:
         self.vocabulary = vocabulary
         self.families = families or Families({})
         self.units = units
-        self.running_terms = running_terms
-        self.fitness_terms = fitness_terms - running_terms
+        self.cardio_terms = cardio_terms
+        self.activity_terms = activity_terms - cardio_terms
+        self.lift_domain = lift_domain
+        self.cardio_domain = cardio_domain
+        self.cardio_bout = cardio_bout
+        self.fallback_domain = fallback_domain
         self._cache: dict[str, str | None] = {}
 
     @classmethod
     def from_registry(cls, registry: DomainRegistry) -> ExerciseNamer:
-        """Vocabulary of the strength, running, general-fitness and swimming domains (strength wins clashes)."""
-        names = ["strength", "running", "general_fitness", "swimming"]
+        """Vocabulary of the domains with an import role: lifts first (they win clashes), then cardio, then the
+        fallback domain (where other activities are stored, so its spellings win theirs: 사이클 is cycling),
+        then the other activity domains; each by precedence.
+        """
+        lifts, cardio, activity = (registry.with_role(r) for r in ("lifts", "cardio", "activity"))
+        fallback = [n for n in activity if n == registry.fallback]
+        names = [*lifts, *cardio, *fallback, *(n for n in activity if n not in fallback)]
         ctx = DomainSelector(registry).build_active_context(names)
-        terms = {n: frozenset(d.vocabulary) if (d := registry.get(n)) else frozenset() for n in names}
-        lifts = terms["strength"]
+
+        def terms(names: list[str]) -> frozenset[str]:
+            return frozenset(t for n in names if (d := registry.get(n)) for t in d.vocabulary)
+
+        lift_terms = terms(lifts)
+        runs = registry.get(cardio[0]) if cardio else None
         return cls(
             ctx.vocabulary,
             ctx.units,
-            running_terms=terms["running"] - lifts,
-            fitness_terms=(terms["general_fitness"] | terms["swimming"]) - lifts,
+            cardio_terms=terms(cardio[:1]) - lift_terms,
+            activity_terms=terms([*cardio[1:], *activity]) - lift_terms,
             families=ctx.families,
+            lift_domain=lifts[0] if lifts else "",
+            cardio_domain=runs.name if runs else "",
+            cardio_bout=runs.bout if runs else None,
+            fallback_domain=registry.fallback or "",
         )
 
     def canonical(self, name: str) -> str | None:

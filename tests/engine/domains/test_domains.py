@@ -37,7 +37,7 @@ options = ["V3", "V4", "V5"]
 
 def test_builtin_domains_load() -> None:
     registry = DomainRegistry.load()
-    assert registry.names == ["general_fitness", "nutrition", "running", "strength", "swimming"]
+    assert {"general_fitness", "nutrition", "running", "strength", "swimming"} <= set(registry.names)
 
 
 def test_merged_context_has_every_part() -> None:
