@@ -128,7 +128,7 @@ Reply: TypeAlias = Union[
 
 * ``str``: sent verbatim as the message content (use it for invalid JSON).
 * ``dict``/``list``/scalars: sent as ``json.dumps(value, ensure_ascii=False)``.
-* an object with ``model_dump_json()`` (a pydantic model): its JSON.
+* a pydantic model: the JSON of the fields it was given (``exclude_unset``), like a dict of them.
 * `Fail`, `Delay`, `Hang`: the behaviours described on those classes.
 * a callable: called with the parsed request body, returns any of the above.
 """
@@ -236,9 +236,11 @@ def _title_of_model(model: _ModelLike, others: Sequence[Reply]) -> str:
 def _content_of(value: Any) -> str:
     if isinstance(value, str):
         return value
-    dump = getattr(value, "model_dump_json", None)
-    if callable(dump):
-        return str(dump())
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and hasattr(value, "model_dump_json"):
+        # The fields it was given, sent as a dict of them is: a builder's model and the dict it
+        # replaced send the same bytes (replies' token counts stay as they were).
+        return json.dumps(dump(mode="json", exclude_unset=True), ensure_ascii=False)
     return json.dumps(value, ensure_ascii=False)
 
 
