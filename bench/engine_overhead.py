@@ -118,7 +118,7 @@ from engine.outcomes import Ask, Logged, Outcome  # noqa: E402
 from engine.runtime.threads import WAL_LIMIT_BYTES  # noqa: E402
 from engine.turns import ClarificationAnswer, Message, Resume  # noqa: E402
 from tests.helpers import scripts  # noqa: E402
-from tests.fakes.ollama_server import FakeOllama  # noqa: E402
+from tests.fakes.ollama_server import FakeOllama, Reply  # noqa: E402
 
 # --- targets --------------------------------------------------------------
 
@@ -169,7 +169,7 @@ def _parser_user_prompt(body: dict[str, Any]) -> str:
     return str(users[0]) if users else ""
 
 
-def _parser_reply(body: dict[str, Any]) -> dict[str, Any]:
+def _parser_reply(body: dict[str, Any]) -> Reply:
     """Parsed unless the message is the vague one and no answer was given yet.
 
     The parser prompt lists earlier answers as ``question -> answer``; with

@@ -212,14 +212,14 @@ def latest_and_previous(exercise: str) -> tuple[Pick, Pick]:
 
 def planner(reasoning: str, strategy: str, days_back: int | None, terms: list[str], knowledge: str = "") -> dict[str, Any]:
     """A Planner reply as a 7B model writes one: a sentence, one instruction, the knowledge query if any."""
-    out = scripts.planner("retrieve", strategy, days_back, terms)
+    out = scripts.plain(scripts.planner("retrieve", strategy, days_back, terms))
     out["reasoning"] = reasoning
     out["knowledge_query"] = knowledge
     return out
 
 
 def routed(intent: str, domains: list[str], reasoning: str) -> dict[str, Any]:
-    out = scripts.router(intent, domains)
+    out = scripts.plain(scripts.router(intent, domains))
     out["reasoning"] = reasoning
     return out
 
@@ -283,8 +283,8 @@ def defaults() -> dict[str, Reply]:
     return {
         RouterOutput.__name__: routed("CHAT", [], "a greeting"),
         ParserOutput.__name__: lifted("bench press", 55, 10, 5),
-        ClarifierOutput.__name__: scripts.clarifier(),
-        ChatOutput.__name__: scripts.chat(),
+        ClarifierOutput.__name__: scripts.plain(scripts.clarifier()),
+        ChatOutput.__name__: scripts.plain(scripts.chat()),
         PlannerOutput.__name__: planner("Look at the recent sessions.", "date_range", 30, []),
         AnalyzerOutput.__name__: {
             "findings": ["The sessions asked about are in the entries", "The facts cover the question"],
@@ -338,7 +338,7 @@ def conversation(entries: Sequence[NewEntry]) -> list[list[Turn]]:
                                  f: four_week_plan(exercise, latest_weight(entries, exercise), step)})
 
     def chat(text: str, reply: str) -> Turn:
-        return Turn(CHAT, text, {r: routed("CHAT", [], "small talk"), ChatOutput.__name__: scripts.chat(reply)})
+        return Turn(CHAT, text, {r: routed("CHAT", [], "small talk"), ChatOutput.__name__: scripts.plain(scripts.chat(reply))})
 
     def record(*words: str) -> Says:
         return Says("record", (Pick("F", words),))

@@ -28,9 +28,6 @@ from urllib.parse import urlsplit
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 
-AGENTS = frozenset({"router", "parser", "clarifier", "chat", "planner", "analyzer", "synthesizer", "former"})
-"""Agents that take their own model in ``OLLAMA_AGENT_MODELS`` (the names ``engine.agents`` calls the model with)."""
-
 _HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")
 _TELEGRAM_ID = re.compile(r"(?:tg:)?-?\d{1,20}")
 _SLACK_MEMBER = re.compile(r"(?:slack:(?:[TE][A-Z0-9]{2,}:)?)?[UW][A-Z0-9]{2,}")
@@ -126,6 +123,10 @@ def agent_models(value: object) -> dict[str, str]:
             raise ValueError(f'is not JSON ({exc.msg} at character {exc.pos}); write e.g. {{"parser": "qwen2.5:14b-instruct"}}') from None
     if not isinstance(value, dict):
         raise ValueError('must be a JSON object, e.g. {"parser": "qwen2.5:14b-instruct"}')
+    if not value:
+        return {}
+    from engine import AGENTS  # the engine's agents, loaded only when a model is given to one
+
     for agent, model in value.items():
         if agent not in AGENTS:
             close = difflib.get_close_matches(str(agent), AGENTS, n=1)

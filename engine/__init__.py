@@ -34,6 +34,7 @@ from engine.store.inbox import Delivery
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, ControlAction, Message, Resume, Turn
 
 if TYPE_CHECKING:
+    from engine.agents import AGENTS
     from engine.engine import Engine, outcomes_json
     from engine.importers.common import ImportFormatError
     from engine.knowledge import EmbeddingError, KnowledgeStoreError
@@ -46,6 +47,8 @@ _OFFLINE = {
     "ImportFormatError": "engine.importers.common",
     "EmbeddingError": "engine.knowledge",
     "KnowledgeStoreError": "engine.knowledge",
+    # The agents by name (what OLLAMA_AGENT_MODELS may name), for the settings check.
+    "AGENTS": "engine.agents",
 }
 
 
@@ -63,6 +66,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'engine' has no attribute {name!r}")
 
 __all__ = [
+    "AGENTS",
     "Answer",
     "ApprovalDecision",
     "ApprovalRequest",

@@ -2,41 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
-from engine.agents.briefing import entries_text, fenced, other_domains, responses_text
-from engine.agents.prompts import render
+from engine.agents.base import Agent, Data, Inputs, Names
 from engine.agents.schemas import AnalyzerOutput
-from engine.domains.registry import ActiveDomainContext, DomainRegistry
-from engine.agents.llm import LLM
-from engine.entries.model import Entry
 
 
-async def analyze(
-    llm: LLM,
-    ctx: ActiveDomainContext,
-    registry: DomainRegistry,
-    question: str,
-    facts: str,
-    entries: Sequence[Entry],
-    responses: Mapping[str, str],
-    notes: Sequence[str],
-) -> AnalyzerOutput:
-    return await llm.structured(
-        "analyzer",
-        AnalyzerOutput,
-        render(
-            "analyzer.system",
-            domains=", ".join(ctx.domains_loaded) or "(none)",
-            expertise=ctx.expertise,
-            other_domains=other_domains(ctx, registry),
-        ),
-        render(
-            "analyzer.user",
-            question=question,
-            facts=fenced(facts) if facts else "(none)",
-            entries=entries_text(entries),
-            responses=responses_text(responses),
-            notes="; ".join(notes) or "(none)",
-        ),
-    )
+class AnalyzerInput(Inputs):
+    """What the Analyzer is shown."""
+
+    domains: Names
+    """The domains loaded for this question."""
+    expertise: str
+    """The loaded domains' expertise."""
+    other_domains: Names
+    """The domains it may ask to widen to."""
+    question: str
+    """The person's question."""
+    facts: Data
+    """The facts code computed (:func:`engine.facts.facts_text`)."""
+    entries: Data
+    """The newest entries found, one line each (:func:`engine.agents.briefing.entry_lines`)."""
+    responses: dict[str, str]
+    """The person's answers to earlier questions, by the gap they answered."""
+    notes: list[str]
+    """Retrieval's warnings and what the knowledge base found."""
+
+
+ANALYZER = Agent("analyzer", AnalyzerInput, AnalyzerOutput)

@@ -4,7 +4,7 @@ so every agent gets exactly the context its decision needs and no more."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.entries.model import Entry
@@ -24,23 +24,20 @@ def fenced(text: str) -> str:
     return f"<data>\n{safe}\n</data>"
 
 
-def entries_text(entries: Sequence[Entry]) -> str:
-    """The newest entries, one line each, oldest first, fenced as data."""
+def entry_lines(entries: Sequence[Entry]) -> str:
+    """The newest entries, one line each, oldest first ("" for none; the prompt fences them as data)."""
     if not entries:
-        return "(none)"
+        return ""
     shown = list(entries)[-MAX_ENTRY_LINES:]
     lines = [f"- {e.occurred_on.isoformat()} ({e.domain}): {e.summary}" for e in shown]
     if len(entries) > len(shown):
         lines.insert(0, f"({len(entries) - len(shown)} older entries not shown; the facts cover them)")
-    return fenced("\n".join(lines))
+    return "\n".join(lines)
 
 
-def responses_text(responses: Mapping[str, str]) -> str:
-    return "; ".join(f"{gap}: {answer}" for gap, answer in responses.items()) or "(none)"
-
-
-def other_domains(ctx: ActiveDomainContext, registry: DomainRegistry) -> str:
-    return ", ".join(n for n in registry.names if n not in ctx.domains_loaded) or "(none)"
+def other_domains(ctx: ActiveDomainContext, registry: DomainRegistry) -> list[str]:
+    """The domains not loaded, that an agent may ask to widen to."""
+    return [n for n in registry.names if n not in ctx.domains_loaded]
 
 
 def rules_text(ctx: ActiveDomainContext) -> str:

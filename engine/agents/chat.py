@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from engine.agents.prompts import render
+from engine.agents.base import Agent, Inputs
 from engine.agents.schemas import ChatOutput
-from engine.agents.llm import LLM
 
 
-async def chat(llm: LLM, text: str) -> ChatOutput:
-    return await llm.structured("chat", ChatOutput, render("chat.system"), render("chat.user", text=text))
+class ChatInput(Inputs):
+    """What the chat agent is shown."""
+
+    text: str
+    """The person's message."""
+
+
+CHAT = Agent("chat", ChatInput, ChatOutput)

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from typing import Annotated
 
-from engine.agents.prompts import render
+from engine.agents.base import Agent, Inputs, Lines, Shown
 from engine.agents.schemas import ClarifierOutput
 from engine.domains.registry import ActiveDomainContext
-from engine.agents.llm import LLM
 
 
-async def clarify(llm: LLM, ctx: ActiveDomainContext, text: str, missing: Sequence[str]) -> ClarifierOutput:
-    patterns = "\n".join(
+def patterns(ctx: ActiveDomainContext) -> list[str]:
+    """The active domains' clarification patterns, one line each."""
+    return [
         f"- when {p.when}: ask \"{p.question}\"" + (f" options {p.options}" if p.options else "")
         for p in ctx.clarification_patterns[:8]
-    ) or "(none)"
-    out = await llm.structured(
-        "clarifier",
-        ClarifierOutput,
-        render("clarifier.system", patterns=patterns),
-        render("clarifier.user", text=text, missing="\n".join(f"- {m}" for m in missing) or "- (unclear)"),
-    )
-    return out
+    ]
+
+
+class ClarifierInput(Inputs):
+    """What the Clarifier is shown."""
+
+    patterns: Lines
+    """How the active domains ask (:func:`patterns`)."""
+    text: str
+    """The person's message."""
+    missing: Annotated[list[str], Shown(join="\n", item="- {}", empty="- (unclear)")]
+    """What is missing, one item each."""
+
+
+CLARIFIER = Agent("clarifier", ClarifierInput, ClarifierOutput)

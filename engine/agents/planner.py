@@ -2,52 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import date
+from typing import Annotated
 
-from engine.agents.briefing import fenced, other_domains, responses_text
-from engine.agents.prompts import render
-from engine.agents.schemas import Gap, PlannerOutput
-from engine.domains.registry import ActiveDomainContext, DomainRegistry
-from engine.agents.llm import LLM
+from engine.agents.base import Agent, Dated, Data, Names, Shown
+from engine.agents.schemas import PlannerOutput
 from engine.query.questions import QuestionShape
 
 
-def _shape_text(shape: QuestionShape) -> str:
+def shape_text(shape: QuestionShape) -> str:
+    """What code read the question to ask, in one line."""
     parts = [f"intents={','.join(shape.intents) or '-'}", f"terms={','.join(shape.terms) or '-'}"]
     if shape.date is not None:
         parts.append(f"named day={shape.date.phrase} ({shape.date.status})")
     return "; ".join(parts)
 
 
-async def plan(
-    llm: LLM,
-    ctx: ActiveDomainContext,
-    registry: DomainRegistry,
-    question: str,
-    shape: QuestionShape,
-    today: date,
-    responses: Mapping[str, str],
-    attempts: Sequence[str],
-    gaps: Sequence[Gap],
-) -> PlannerOutput:
-    return await llm.structured(
-        "planner",
-        PlannerOutput,
-        render(
-            "planner.system",
-            today=today.isoformat(),
-            weekday=today.strftime("%A"),
-            domains=", ".join(ctx.domains_loaded) or "(none)",
-            other_domains=other_domains(ctx, registry),
-            expertise=ctx.expertise,
-        ),
-        render(
-            "planner.user",
-            question=question,
-            shape=fenced(_shape_text(shape)),
-            responses=responses_text(responses),
-            attempts="; ".join(attempts) or "(nothing yet)",
-            gaps="; ".join(g.description for g in gaps) or "(none)",
-        ),
-    )
+class PlannerInput(Dated):
+    """What the Planner is shown."""
+
+    domains: Names
+    """The domains loaded for this question."""
+    other_domains: Names
+    """The domains it may ask to widen to."""
+    expertise: str
+    """The loaded domains' expertise."""
+    question: str
+    """The person's question."""
+    shape: Data
+    """What code read the question to ask (:func:`shape_text`)."""
+    responses: dict[str, str]
+    """The person's answers to earlier questions, by the gap they answered."""
+    attempts: Annotated[list[str], Shown(empty="(nothing yet)")]
+    """The retrievals tried so far, one line each."""
+    gaps: list[str]
+    """What the Analyzer found missing."""
+
+
+PLANNER = Agent("planner", PlannerInput, PlannerOutput)

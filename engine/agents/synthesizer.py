@@ -2,69 +2,67 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from typing import Annotated
 
-from engine.agents.briefing import fenced, responses_text, rules_text
-from engine.agents.llm import LLM
-from engine.agents.prompts import render
+from engine.agents.base import AlwaysData, Agent, Data, Inputs, Shown
+from engine.agents.briefing import rules_text
 from engine.agents.schemas import SynthesizerOutput
 from engine.domains.registry import ActiveDomainContext
-from engine.query.claims import schema_for
-from engine.query.references import RefTable
+from engine.query.references import RefKind, RefTable
 
 LANGUAGES = {"en": "English", "ko": "Korean (한국어)"}
+OFFERED: list[RefKind] = ["fact", "entry", "question", "date", "gap", "source", "article"]
+"""The kinds of values a prompt offers, in the order it lists them."""
 
 
-def system_prompt(ctx: ActiveDomainContext, language: str) -> str:
-    """The stable part, first, so Ollama's prompt cache reuses it across questions in one language."""
-    return render(
-        "synthesizer.system",
+class SynthesizerInput(Inputs):
+    """What the Synthesizer is shown. The stable part (its system prompt) comes first,
+    so Ollama's prompt cache reuses it across questions in one language."""
+
+    language: str
+    """The language to answer in, named (:data:`LANGUAGES`)."""
+    rules: str
+    """The loaded domains' response rules, one ``- `` line each."""
+    expertise: str
+    """The loaded domains' expertise."""
+    question: str
+    """The person's question."""
+    values: AlwaysData
+    """The values offered, with their ids (:meth:`RefTable.prompt`, see :func:`engine.query.offer.offer`)."""
+    articles: Data
+    """Knowledge-base sections (:func:`engine.query.articles.prompt`), their values as ids."""
+    responses: dict[str, str]
+    """The person's answers to earlier questions, by the gap they answered."""
+    notes: list[str]
+    """What the answer must say besides the values (warnings, a skipped question)."""
+    feedback: Annotated[str, Shown(empty="(first attempt)")]
+    """Why the previous attempt was not used."""
+
+
+SYNTHESIZER = Agent("synthesizer", SynthesizerInput, SynthesizerOutput)
+
+
+def synthesizer_input(
+    ctx: ActiveDomainContext,
+    language: str,
+    *,
+    question: str,
+    offered: RefTable,
+    responses: dict[str, str],
+    notes: Sequence[str],
+    feedback: str,
+    articles: str = "",
+) -> SynthesizerInput:
+    """The Synthesizer's input; the answer's ids are then sent as the schema's ``enum`` (:func:`schema_for`)."""
+    return SynthesizerInput(
         language=LANGUAGES.get(language, "the language of the question"),
         rules=rules_text(ctx),
         expertise=ctx.expertise,
-    )
-
-
-def user_prompt(
-    question: str,
-    offered: RefTable,
-    responses: Mapping[str, str],
-    notes: Sequence[str],
-    feedback: str,
-    articles: str = "",
-) -> str:
-    return render(
-        "synthesizer.user",
         question=question,
-        values=fenced(offered.prompt(["fact", "entry", "question", "date", "gap", "source", "article"])),
-        articles=fenced(articles) if articles else "(none)",
-        responses=responses_text(responses),
-        notes="; ".join(notes) or "(none)",
-        feedback=feedback or "(first attempt)",
-    )
-
-
-async def synthesize(
-    llm: LLM,
-    ctx: ActiveDomainContext,
-    question: str,
-    offered: RefTable,
-    responses: Mapping[str, str],
-    notes: Sequence[str],
-    feedback: str,
-    language: str,
-    articles: str = "",
-) -> SynthesizerOutput:
-    """Ask for the answer's claims, each citing ids of ``offered`` (sent as an ``enum``).
-
-    Args:
-        offered: The values this prompt offers (:func:`engine.query.offer.offer`).
-        articles: Knowledge-base sections (:func:`engine.query.articles.prompt`), their values as ids.
-    """
-    return await llm.structured(
-        "synthesizer",
-        SynthesizerOutput,
-        system_prompt(ctx, language),
-        user_prompt(question, offered, responses, notes, feedback, articles),
-        schema=schema_for(offered),
+        values=offered.prompt(OFFERED),
+        articles=articles,
+        responses=responses,
+        notes=list(notes),
+        feedback=feedback,
     )

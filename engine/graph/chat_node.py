@@ -12,7 +12,8 @@ from typing import Any
 
 import structlog
 
-from engine.agents.chat import chat
+from engine.agents.base import ask
+from engine.agents.chat import CHAT, ChatInput
 from engine import texts
 from engine.graph.deps import Deps
 from engine.graph.state import State, emit
@@ -45,7 +46,7 @@ class ChatNode:
         if answers_from_articles(self.d.library, registry, t.text):
             log.info("chat.rerouted", reason="asks for knowledge the articles hold")
             return {"intent": "QUERY", "domains": domains_for(shape, registry) or domains_named(registry, t.text)}
-        out = await chat(self.d.llm, state["text"])
+        out = await ask(self.d.llm, CHAT, ChatInput(text=t.text))
         if states_data(out.reply, everything):
             # The reply would state their numbers unchecked: answer through the query flow instead.
             log.info("chat.rerouted", reason="reply states their data")

@@ -14,9 +14,10 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from engine.agents.clarifier import clarify
-from engine.agents.parser import parse
-from engine.agents.router import route
+from engine.agents.base import ask
+from engine.agents.clarifier import CLARIFIER, ClarifierInput, patterns
+from engine.agents.parser import parse, parser_input
+from engine.agents.router import RouterInput, history_lines, route
 from engine.agents.schemas import ParserOutput
 from engine import texts
 from engine.language.dates import resolve_date
@@ -50,9 +51,12 @@ class LogNodes:
 
     async def route(self, state: State) -> dict[str, Any]:
         registry = self.d.selector.registry
-        if self.d.read_in_code and (read := self._read(TurnView(state, self.d))) is not None:
+        t = TurnView(state, self.d)
+        if self.d.read_in_code and (read := self._read(t)) is not None:
             return read
-        out = await route(self.d.llm, registry, state["text"], state.get("history", []))
+        out = await route(self.d.llm, registry, RouterInput(
+            domains=registry.describe(), history=history_lines(t.history), text=t.text
+        ))
         domains = out.domains
         if out.intent == "LOG" and not domains and (fallback := registry.fallback):
             domains = [fallback]
@@ -99,9 +103,7 @@ class LogNodes:
         out = await parse(
             self.d.llm,
             ctx,
-            state["text"],
-            date.fromisoformat(state["today"]),
-            state.get("answers", []),
+            parser_input(ctx, t.text, t.today, t.answers),
             known_domains=registry.names,
         )
         if code is not None:
@@ -154,7 +156,9 @@ class LogNodes:
             )
             return {"ask": dump(payload), **asked}
         ctx = t.ctx
-        out = await clarify(self.d.llm, ctx, state["text"], parsed.missing if parsed else [])
+        out = await ask(self.d.llm, CLARIFIER, ClarifierInput(
+            patterns=patterns(ctx), text=t.text, missing=parsed.missing if parsed else []
+        ))
         payload = interrupts.ask(
             [AskQuestion(text=q.question, options=q.options, gap=q.gap_addressed) for q in out.questions],
             why=out.context_explanation,

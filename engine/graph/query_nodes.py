@@ -14,30 +14,31 @@ themselves when nothing usable came.
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 
 import structlog
 
 from engine import interrupts, texts
-from engine.agents.analyzer import analyze
-from engine.agents.clarifier import clarify
-from engine.agents.planner import plan
+from engine.agents.analyzer import ANALYZER, AnalyzerInput
+from engine.agents.base import ask
+from engine.agents.briefing import entry_lines, other_domains
+from engine.agents.clarifier import CLARIFIER, ClarifierInput, patterns
+from engine.agents.planner import PLANNER, PlannerInput, shape_text
 from engine.agents.schemas import AnalyzerOutput, Gap, PlannerOutput
 from engine.agents.budget import PROMPT_BUDGET, tokens
-from engine.agents.synthesizer import synthesize, system_prompt, user_prompt
+from engine.agents.synthesizer import SYNTHESIZER, SynthesizerInput, synthesizer_input
 from engine.domains.registry import ActiveDomainContext
 from engine.errors import ModelFailed, ModelMissing, ModelTimeout, ModelUnreachable
-from engine.facts import Fact, compute_facts, facts_text
+from engine.facts import compute_facts, facts_text
 from engine.graph.deps import Deps
 from engine.graph.routes import expansion_requests, user_only_gaps
-from engine.graph.state import State, analysis_of, articles_of, dump, emit
+from engine.graph.state import State, dump, emit
 from engine.graph.view import TurnView
 from engine.interrupts import AskQuestion
 from engine.outcomes import Answer, Notice
 from engine.query.answering import answer_outcome, gaps_for, question_values, shown_to, table_for
 from engine.query.asked import answering, asked_facts
-from engine.query.claims import Kept, check_claims
+from engine.query.claims import Kept, check_claims, schema_for
 from engine.query.offer import offer
 from engine.query.references import RefTable
 from engine.query import articles as kb
@@ -67,10 +68,6 @@ class QueryNodes:
         self.d = deps
         self.retriever = Retriever(deps.entries)
         self._stores: tuple[HistoryStore, BoutStore] | None = None
-
-    def _ctx(self, state: State) -> ActiveDomainContext:
-        # Kept for an agent call's arguments (agents are to take input models); nodes read ``TurnView.ctx``.
-        return self.d.selector.build_active_context(state.get("domains") or [])
 
     @property
     def _history(self) -> tuple[HistoryStore, BoutStore]:
@@ -116,17 +113,17 @@ class QueryNodes:
         attempts = [
             f"{a.strategy} {a.start or ''}..{a.end or ''} found {a.found}" for a in t.retrieval.attempts
         ]
-        out = await plan(
-            self.d.llm,
-            ctx,
-            self.d.selector.registry,
-            state["text"],
-            shape,
-            date.fromisoformat(state["today"]),
-            state.get("user_responses", {}),
-            attempts,
-            analysis.gaps if (analysis := analysis_of(state)) else [],
-        )
+        out = await ask(self.d.llm, PLANNER, PlannerInput(
+            today=t.today,
+            domains=ctx.domains_loaded,
+            other_domains=other_domains(ctx, self.d.selector.registry),
+            expertise=ctx.expertise,
+            question=t.text,
+            shape=shape_text(shape),
+            responses=t.user_responses,
+            attempts=attempts,
+            gaps=[g.description for g in analysis.gaps] if (analysis := t.analysis) else [],
+        ))
         return {
             "plan": dump(out),
             "plan_rounds": t.plan_rounds + 1,
@@ -181,16 +178,16 @@ class QueryNodes:
         ctx = t.ctx
         entries = await self.d.entries.by_ids(t.user, t.retrieval.entry_ids)
         retrieval = t.retrieval
-        out = await analyze(
-            self.d.llm,
-            ctx,
-            self.d.selector.registry,
-            state["text"],
-            facts_text(Fact.model_validate(f) for f in state.get("facts", [])),
-            entries,
-            state.get("user_responses", {}),
-            [*retrieval.warnings, *kb.found_note(articles_of(state))],
-        )
+        out = await ask(self.d.llm, ANALYZER, AnalyzerInput(
+            domains=ctx.domains_loaded,
+            expertise=ctx.expertise,
+            other_domains=other_domains(ctx, self.d.selector.registry),
+            question=t.text,
+            facts=facts_text(t.facts),
+            entries=entry_lines(entries),
+            responses=t.user_responses,
+            notes=[*retrieval.warnings, *kb.found_note(t.articles)],
+        ))
         requested = expansion_requests(out.gaps, t.loaded_domains, self.d.selector.registry.names)
         return {"analysis": dump(out), "expansion_request": requested}
 
@@ -235,7 +232,9 @@ class QueryNodes:
             if planned is None or planned.next_action != "clarify" or t.declined:
                 return {"ask": None}
             gaps = [Gap(description=planned.reasoning or "what you mean", gap_type="clarification")]
-        out = await clarify(self.d.llm, self._ctx(state), state["text"], [g.description for g in gaps[:3]])
+        out = await ask(self.d.llm, CLARIFIER, ClarifierInput(
+            patterns=patterns(t.ctx), text=t.text, missing=[g.description for g in gaps[:3]]
+        ))
         payload = interrupts.ask(
             [
                 AskQuestion(text=q.question, options=q.options, gap=gaps[min(i, len(gaps) - 1)].description)
@@ -266,11 +265,16 @@ class QueryNodes:
         feedback = t.feedback
         shown = kb.prompt(articles) if articles else ""
         # The values get what the budget leaves after the instructions and the rest of the prompt.
-        base = tokens(system_prompt(ctx, lang)) + tokens(user_prompt(t.text, RefTable(), responses, notes, feedback, shown))
+        def inputs(offered: RefTable) -> SynthesizerInput:
+            return synthesizer_input(ctx, lang, question=t.text, offered=offered, responses=responses,
+                                     notes=notes, feedback=feedback, articles=shown)
+
+        empty = SYNTHESIZER.messages(inputs(RefTable()))
+        base = tokens(empty.system) + tokens(empty.user)
         lists = shows_list(t.text)
         offered = offer(table, self._must(t), shape, max(PROMPT_BUDGET - base - REPLY_ROOM, MIN_VALUES), lists=lists)
         try:
-            out = await synthesize(self.d.llm, ctx, state["text"], offered, responses, notes, feedback, lang, shown)
+            out = await ask(self.d.llm, SYNTHESIZER, inputs(offered), schema=schema_for(offered))
         except (ModelUnreachable, ModelTimeout, ModelMissing, ModelFailed) as exc:
             if not self._must(t):
                 raise

@@ -15,8 +15,6 @@ from typing import Annotated, Any, TypedDict
 from pydantic import BaseModel
 
 from engine.agents.context import ClarificationItem, HistoryItem
-from engine.agents.schemas import AnalyzerOutput
-from engine.query.articles import ArticleNote
 
 
 RESET: dict[str, Any] = {"kind": "reset"}
@@ -167,17 +165,6 @@ def fresh_turn(
 
 # --------------------------------------------------------------------------- writes
 # Fields hold plain JSON so checkpoints stay portable; ``engine.graph.view.TurnView`` gives them back as models.
-
-
-def analysis_of(state: State) -> AnalyzerOutput | None:
-    """Kept for an agent call's arguments until agents take input models (nodes read ``TurnView.analysis``)."""
-    analysis = state.get("analysis")
-    return AnalyzerOutput.model_validate(analysis) if analysis else None
-
-
-def articles_of(state: State) -> list[ArticleNote]:
-    """Kept for an agent call's arguments until agents take input models (nodes read ``TurnView.articles``)."""
-    return [ArticleNote.model_validate(a) for a in state.get("articles") or []]
 
 
 def dump(model: BaseModel) -> dict[str, Any]:

@@ -27,7 +27,8 @@ from typing import Any
 import structlog
 from langgraph.types import interrupt
 
-from engine.agents.former import Prompt, form, prompt
+from engine.agents.base import ask
+from engine.agents.former import FORMER, FormerInput
 from engine.tasks.model import Evidence, Patch, TaskSheet, WorkPlan
 from engine.agents.task_schemas import TaskFormationOutput
 from engine.domains.model import Domain
@@ -144,23 +145,23 @@ class TaskNodes:
         deadline = time.monotonic() + budget.max_time_ms / 1000
         rounds: list[Round] = []
         problems = [plan_texts.denied(claim) for claim in said.denied]
-        asked: Prompt | None = None
+        asked: FormerInput | None = None
         last: LastRound | None = None
         chunks = await self._articles(t, domain, ctx)
         for attempt in range(budget.max_attempts):
             entries, facts, table, notes = await self._investigate(t, domain, ctx, attempt, chunks, said)
-            messages = prompt(
-                ctx,
-                intent=state.get("intent", "TASK"),
-                request=state["text"],
+            messages = FormerInput(
+                domains=ctx.domains_loaded,
+                intent=t.intent or "TASK",
+                request=t.text,
                 today=today,
-                allowed_ops=domain.tool_profile.allowed_ops,
+                allowed_ops=list(domain.tool_profile.allowed_ops),
                 lines=table.prompt(["rule"]) if "expertise" in tools else "(not available for this domain)",
                 values=table.prompt(["fact", "entry", "question", "source", "article"]),
                 goals=goals,
                 answers=answers,
                 previous=previous,
-                feedback=state.get("revision_feedback", ""),
+                feedback=t.revision_feedback,
                 problems=problems,
                 articles=kb.prompt(notes) if notes else "",
             )
@@ -171,7 +172,7 @@ class TaskNodes:
             asked = messages
             now = datetime.now(timezone.utc)
             try:
-                out = await asyncio.wait_for(form(self.d.llm, messages), timeout=max(0.0, deadline - time.monotonic()))
+                out = await asyncio.wait_for(ask(self.d.llm, FORMER, messages), timeout=max(0.0, deadline - time.monotonic()))
             except TimeoutError:
                 log.warning("task.out_of_time", attempt=attempt + 1, budget_ms=budget.max_time_ms)
                 break

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from engine.agents.llm import LLM
-from engine.agents.parser import parse
+from engine.agents.parser import parse, parser_input
 from engine.agents.schemas import ParserOutput
 from engine.domains.registry import ActiveDomainContext, builtin_registry
 from engine.entries.model import ExerciseLog, Metric, NewEntry
@@ -224,7 +224,7 @@ async def parse_note(llm: LLM, ctx: ActiveDomainContext, note: Note) -> ParserOu
         ModelUnreachable, ModelTimeout, ModelMissing: the model cannot be used at all.
     """
     try:
-        out = await parse(llm, ctx, note.text, note.day, [])
+        out = await parse(llm, ctx, parser_input(ctx, note.text, note.day))
     except (ModelInvalid, ModelFailed):
         return None
     # Nothing to read (a rest day, a journal line) is a plain note, not an empty workout.

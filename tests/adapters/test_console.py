@@ -33,14 +33,14 @@ async def chat(open_engine: OpenEngine, lines: list[str]) -> str:
 
 
 async def test_log_clarify_by_number_and_commands(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("LOG"))
+    fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script(
         "ParserOutput",
         scripts.strength("bench press", 55, 10, 5),
         scripts.needs_exercise(),
         scripts.strength("squat", 100, 5, 5),
     )
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
     text = await chat(
         open_engine,
         ["bench 55kg 10x5", "did 5x5 today", "2", "/frobnicate", "/reset", "/help", "/quit", "never read"],
@@ -57,9 +57,9 @@ async def test_log_clarify_by_number_and_commands(open_engine: OpenEngine, fake:
 
 
 async def test_skip_and_restart_shows_open_question(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise())
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.router("LOG"))
+    fake.script(scripts.needs_exercise())
+    fake.script(scripts.clarifier())
     first = await chat(open_engine, ["did 5x5 today"])
     assert "? Which exercise was that?" in first
     second = await chat(open_engine, ["skip"])
@@ -72,7 +72,7 @@ async def test_model_down_then_retry(open_engine: OpenEngine, fake: FakeOllama) 
     down = await chat(open_engine, ["bench 55kg 10x5"])
     assert "! I can't reach the language model" in down
     fake.start()
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     back = await chat(open_engine, ["/retry", "/retry"])
     assert back.count("✓ logged") == 1
@@ -83,7 +83,7 @@ async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fak
     # The console runs on the real clock: the log is dated yesterday where the engine is
     # (Asia/Seoul in these tests), and the plan's sessions follow it.
     logged_on = today_in("Asia/Seoul") - timedelta(days=1)
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("LOG"), scripts.router("TASK", ["strength"]))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5, date_text=logged_on.isoformat()))
     fake.script("TaskFormationOutput", scripts.good_plan(logged_on=logged_on))
     out = io.StringIO()
@@ -134,7 +134,7 @@ async def test_export_that_cannot_be_written_is_one_line(
     open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: OSError, says: str
 ) -> None:
     """Before: /export in a read-only folder or on a full disk ended the console with a traceback."""
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
 
     opened = Path.open

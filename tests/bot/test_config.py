@@ -97,6 +97,7 @@ from pydantic import SecretStr  # noqa: E402
 from pydantic.fields import FieldInfo  # noqa: E402
 
 from bot import settings_checks  # noqa: E402
+from engine.agents import AGENTS  # noqa: E402
 
 _PREFIXES = ("OLLAMA_", "TELEGRAM_", "SLACK_", "LOG_", "EMBEDDING_", "CHROMA_", "CONTEXT_", "KNOWLEDGE_")
 
@@ -228,8 +229,9 @@ def test_misspelt_keys_in_env_file_are_named(clean_env: Path, capsys: pytest.Cap
 
 def test_agent_names_are_the_ones_the_engine_calls() -> None:
     agents = ROOT / "engine" / "agents"
-    called = {m for f in agents.glob("*.py") for m in re.findall(r'structured\(\s*"(\w+)"', f.read_text())}
-    assert called and called <= settings_checks.AGENTS, called - settings_checks.AGENTS
+    declared = {m for f in agents.glob("*.py") for m in re.findall(r'Agent\(\s*"(\w+)"', f.read_text())}
+    assert declared and declared == set(AGENTS), declared ^ set(AGENTS)
+    assert settings_checks.agent_models('{"former": "qwen2.5:14b-instruct"}') == {"former": "qwen2.5:14b-instruct"}
 
 
 @pytest.mark.parametrize(

@@ -34,9 +34,9 @@ def names_the_deload_article(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_knowledge_question_in_the_console_cites_the_article(tmp_path: Path, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("CHAT"))
-    fake.script("PlannerOutput", {**scripts.planner(), "knowledge_query": "deload"})
-    fake.script("AnalyzerOutput", scripts.analyzer())
+    fake.script(scripts.router("CHAT"))
+    fake.script(scripts.planner().model_copy(update={"knowledge_query": "deload"}))
+    fake.script(scripts.analyzer())
     fake.script("SynthesizerOutput", names_the_deload_article)
     data = tmp_path / "data"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OLLAMA_", "TELEGRAM_", "SLACK_", "EMBEDDING_"))}

@@ -22,9 +22,9 @@ def msg(text: str) -> Message:
 
 def liar(fake: FakeOllama) -> None:
     """A model that reads every message wrong: chat, 60 kg, 2 sets."""
-    fake.default("RouterOutput", scripts.router("CHAT"))
+    fake.default(scripts.router("CHAT"))
     fake.default("ParserOutput", scripts.strength("bench press", 60, 8, 2))
-    fake.default("ChatOutput", scripts.chat("Try logging like: bench 55kg 10x5"))
+    fake.default(scripts.chat("Try logging like: bench 55kg 10x5"))
 
 
 def sets_of(entry_data: dict[str, object]) -> list[tuple[str, float | None, int | None]]:
@@ -109,7 +109,7 @@ async def test_greetings_and_thanks_are_answered_by_code(open_engine: OpenEngine
 
 
 async def test_a_question_code_reads_is_planned_in_code(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.default(scripts.analyzer("sufficient"))
     fake.default("SynthesizerOutput", scripts.synthesizer("Here is what your log shows."))
     async with open_engine(read_in_code=True) as engine:
         for day, text in ((date(2026, 11, 10), "squat 100kg 5x5"), (date(2026, 11, 20), "squat 105kg 5x5")):
@@ -121,7 +121,7 @@ async def test_a_question_code_reads_is_planned_in_code(open_engine: OpenEngine,
 
 
 async def test_a_period_code_cannot_read_is_said_aloud(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.default(scripts.analyzer("sufficient"))
     fake.default("SynthesizerOutput", scripts.synthesizer("Here is what your log shows."))
     async with open_engine(read_in_code=True) as engine:
         await engine.handle(msg("squat 100kg 5x5"))

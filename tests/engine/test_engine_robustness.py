@@ -53,7 +53,7 @@ async def test_huge_message_is_refused_whole(open_engine: OpenEngine, fake: Fake
 
 
 async def test_control_characters_and_invalid_utf8_are_cleaned(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
     garbled = b"squat \xff\xfe 100kg\x1b[31m 5x5\x07".decode("utf-8", "surrogateescape")
     async with open_engine() as engine:
@@ -103,7 +103,7 @@ async def test_message_recorded_before_model_and_retried_once(open_engine: OpenE
         await engine.handle(msg("bench 55kg 10x5"))
         await engine.handle(msg("squat 100kg 5x5"))
         fake.start()
-        fake.script("RouterOutput", scripts.router("LOG"), scripts.router("LOG"))
+        fake.script(scripts.router("LOG"), scripts.router("LOG"))
         fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
         out = await engine.handle(Control(conversation=CONV, user=USER, action="retry"))
         assert [type(o) for o in out] == [Logged, Logged]
@@ -117,7 +117,7 @@ async def test_store_is_idempotent_when_the_turn_runs_again(
     open_engine: OpenEngine, fake: FakeOllama, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The turn fails after STORE ran; /retry re-executes every node, STORE included."""
-    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default(scripts.router("LOG"))
     fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     original = LogNodes.remember
     calls = {"n": 0}
@@ -139,9 +139,9 @@ async def test_store_is_idempotent_when_the_turn_runs_again(
 
 
 async def test_resume_that_fails_is_kept_and_retried(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise())
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.router("LOG"))
+    fake.script(scripts.needs_exercise())
+    fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
@@ -164,7 +164,7 @@ async def test_resume_that_fails_is_kept_and_retried(open_engine: OpenEngine, fa
 
 
 async def test_duplicate_platform_message_is_handled_once(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default(scripts.router("LOG"))
     fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
         first = await engine.handle(msg("bench 55kg 10x5", message_id="42"))
@@ -211,7 +211,7 @@ async def test_different_conversations_run_concurrently(open_engine: OpenEngine,
         return scripts.router("CHAT")
 
     fake.default("RouterOutput", router)
-    fake.default("ChatOutput", scripts.chat("hi"))
+    fake.default(scripts.chat("hi"))
     async with open_engine() as engine:
         a, b = await asyncio.gather(
             engine.handle(msg("hello", conversation="console:a", user="console:a")),
@@ -224,7 +224,7 @@ async def test_different_conversations_run_concurrently(open_engine: OpenEngine,
 async def test_each_graph_step_logs_conversation_node_and_duration(open_engine: OpenEngine, fake: FakeOllama) -> None:
     buf = io.StringIO()
     configure_logging("json", "INFO", stream=buf)
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     try:
         async with open_engine() as engine:
@@ -238,7 +238,7 @@ async def test_each_graph_step_logs_conversation_node_and_duration(open_engine: 
 
 
 async def test_checkpoints_stay_flat_over_many_turns(sqlite_engine: OpenEngine, fake: FakeOllama, tmp_path: Any) -> None:
-    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default(scripts.router("LOG"))
     fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     sizes = []
     async with sqlite_engine(history_turns=3) as engine:
@@ -262,7 +262,7 @@ async def test_checkpoints_stay_flat_over_many_turns(sqlite_engine: OpenEngine, 
 
 
 async def test_progress_receives_each_stage_in_order(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     stages: list[str] = []
 
@@ -276,7 +276,7 @@ async def test_progress_receives_each_stage_in_order(open_engine: OpenEngine, fa
 
 async def test_forget_removes_the_persons_words_from_every_history(open_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: after /forget in a group, Ann's words stayed in the group's history and reached the model on Bob's turns."""
-    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default(scripts.router("LOG"))
     fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     group, own = "tg:-100300", "tg:-100300:1"  # a thread shared by members (older versions), Ann's own in the group
     async with open_engine() as engine:

@@ -35,7 +35,7 @@ def export(argument: str = "") -> Control:
 
 
 async def test_export_strong_gives_strongs_csv_that_imports_back(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("LOG"))
+    fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 3))
     async with open_engine() as engine:
         await engine.handle(Message(conversation=CONV, user=USER, text="bench 55kg 10x5"))
@@ -59,7 +59,7 @@ async def test_export_without_a_format_is_csv_json_is_json_and_an_unknown_one_wr
     open_engine: OpenEngine, fake: FakeOllama
 ) -> None:
     """Before: "/export xml" silently wrote CSV (over the previous export of the day, in the console)."""
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
         await engine.handle(Message(conversation=CONV, user=USER, text="bench 55kg 10x5"))

@@ -34,7 +34,7 @@ def run_parse(date_text: str = "") -> dict[str, Any]:
 
 
 async def test_an_empty_parse_asks_what_was_meant_and_stores_nothing(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", empty_parse(), scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("ok"))
@@ -49,7 +49,7 @@ async def test_an_empty_parse_asks_what_was_meant_and_stores_nothing(open_engine
 
 
 async def test_the_parsers_domain_wins_over_the_routers(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG", ["strength"]))
+    fake.script(scripts.router("LOG", ["strength"]))
     fake.script("ParserOutput", run_parse())
     async with open_engine() as engine:
         (logged, *_) = await engine.handle(msg("ran a 1/2 marathon in 1:52:40"))
@@ -71,7 +71,7 @@ async def test_fractions_and_scores_are_no_dates_in_a_log(open_engine: OpenEngin
 
 
 async def test_a_guessed_date_is_said(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5, date_text="10/5"))
     async with open_engine() as engine:
         logged, notice = await engine.handle(msg("bench 10/5 55kg"))
@@ -82,7 +82,7 @@ async def test_a_guessed_date_is_said(open_engine: OpenEngine, fake: FakeOllama)
 
 
 async def test_zero_width_characters_neither_fill_nor_split_a_message(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("벤치프레스", 55, 10, 5))
     async with open_engine() as engine:
         (empty,) = await engine.handle(msg("\u200b\u200b\ufeff"))

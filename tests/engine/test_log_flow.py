@@ -30,7 +30,7 @@ def msg(text: str, **kw: object) -> Message:
 
 
 async def test_english_log_is_stored_and_confirmed(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
         out = await engine.handle(msg("bench 55kg 10x5", at=LATE_SATURDAY_UTC))
@@ -51,7 +51,7 @@ async def test_english_log_is_stored_and_confirmed(open_engine: OpenEngine, fake
 
 
 async def test_korean_log_yesterday_resolves_in_user_zone(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("벤치프레스", 55, 10, 5, date_text="어제"))
     async with open_engine() as engine:
         out = await engine.handle(msg("어제 벤치프레스 55키로 10x5", at=LATE_SATURDAY_UTC))
@@ -65,7 +65,7 @@ async def test_korean_log_yesterday_resolves_in_user_zone(open_engine: OpenEngin
 
 
 async def test_user_timezone_override(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default(scripts.router("LOG"))
     fake.default("ParserOutput", scripts.strength("squat", 100, 5, 5, date_text="yesterday"))
     async with open_engine() as engine:
         out = await engine.handle(Control(conversation=CONV, user=USER, action="timezone", argument="America/New_York"))
@@ -78,8 +78,8 @@ async def test_user_timezone_override(open_engine: OpenEngine, fake: FakeOllama)
 
 
 async def test_chat_gets_a_short_reply_and_stores_nothing(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("CHAT"))
-    fake.script("ChatOutput", scripts.chat("Hello!"))
+    fake.script(scripts.router("CHAT"))
+    fake.script(scripts.chat("Hello!"))
     async with open_engine() as engine:
         (hello,) = await engine.handle(msg("hi"))
         assert isinstance(hello, Answer) and hello.text == "Hello!"
@@ -87,9 +87,9 @@ async def test_chat_gets_a_short_reply_and_stores_nothing(open_engine: OpenEngin
 
 
 async def test_clarify_then_answer_by_resume(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today at 100kg"))
         assert isinstance(ask, Ask)
@@ -112,9 +112,9 @@ async def test_clarify_then_answer_by_resume(open_engine: OpenEngine, fake: Fake
 
 
 async def test_plain_message_answers_pending_question(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("deadlift", 140, 5, 5))
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
@@ -126,9 +126,9 @@ async def test_plain_message_answers_pending_question(open_engine: OpenEngine, f
 
 
 async def test_decline_keeps_raw_text_as_note(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise())
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.router("LOG"))
+    fake.script(scripts.needs_exercise())
+    fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
@@ -141,9 +141,9 @@ async def test_decline_keeps_raw_text_as_note(open_engine: OpenEngine, fake: Fak
 
 
 async def test_cancel_drops_question_and_stores_nothing(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise())
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.router("LOG"))
+    fake.script(scripts.needs_exercise())
+    fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
@@ -157,9 +157,9 @@ async def test_cancel_drops_question_and_stores_nothing(open_engine: OpenEngine,
 
 
 async def test_foreign_user_cannot_answer(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
     group = "tg:-100200"
     async with open_engine() as engine:
         (ask,) = await engine.handle(Message(conversation=group, user="tg:1", text="did 5x5 today"))
@@ -178,9 +178,9 @@ async def test_foreign_user_cannot_answer(open_engine: OpenEngine, fake: FakeOll
 
 
 async def test_pending_question_survives_restart(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("bench press", 60, 5, 5))
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
@@ -195,9 +195,9 @@ async def test_pending_question_survives_restart(open_engine: OpenEngine, fake: 
 
 
 async def test_reset_starts_new_thread_and_keeps_entries(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("LOG"))
+    fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5), scripts.needs_exercise())
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
     async with open_engine() as engine:
         await engine.handle(msg("squat 100kg 5x5"))
         (ask,) = await engine.handle(msg("did 5x5 today"))

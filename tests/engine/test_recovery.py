@@ -88,7 +88,7 @@ async def test_a_run_that_finished_before_the_crash_is_not_run_again(
     sqlite_engine: OpenEngine, fake: FakeOllama, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The crash came after the turn's checkpoint was saved but before the inbox said so."""
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     original = Inbox.mark
 
@@ -110,9 +110,9 @@ async def test_a_run_that_finished_before_the_crash_is_not_run_again(
 
 async def test_failed_answer_keeps_its_question_open_and_status_says_so(open_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: the model failing while an answer ran left nothing open, and /status said "Nothing is waiting"."""
-    fake.script("RouterOutput", scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise())
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.router("LOG"))
+    fake.script(scripts.needs_exercise())
+    fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(say("did 5x5 today"))
         assert isinstance(ask, Ask)
@@ -133,7 +133,7 @@ async def test_failed_answer_keeps_its_question_open_and_status_says_so(open_eng
 
 
 def plan_request(fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", scripts.good_plan())
 
 
@@ -149,7 +149,7 @@ def decide(req: Outcome, decision: str, **kw: Any) -> Resume:
 async def test_message_during_an_open_plan_is_kept_and_runs_after_the_decision(open_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: a message that arrived while a plan awaited a decision was refused and thrown away."""
     plan_request(fake)
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 60, 5, 5))
     async with open_engine() as engine:
         await seed(engine)
@@ -188,7 +188,7 @@ async def test_planning_events_are_recorded_once_when_the_turn_is_retried(open_e
         operations=[scripts.op_plan("2026-11-23")],
         assumptions=[scripts.assumption("they can recover from 3 sessions", status="unresolved", source="")],
     )
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]), scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]), scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", unsure, "{broken", "{broken", "{broken")  # round 2 fails
     fake.default("TaskFormationOutput", unsure)
     async with open_engine() as engine:

@@ -71,7 +71,7 @@ def failure_paths(fake: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> list[tup
         async def boom(self: LogNodes, state: Any) -> dict[str, Any]:
             raise RuntimeError(f"bug while talking to http://almanac:{PASSWORD}@10.0.0.5 with {TOKEN}")
 
-        fake.script("RouterOutput", scripts.router("LOG"))
+        fake.script(scripts.router("LOG"))
         monkeypatch.setattr(LogNodes, "route", boom)
 
     def storage() -> None:

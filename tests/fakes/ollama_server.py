@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Protocol, TypeAlias, Union, cast
+from typing import Any, Protocol, TypeAlias, Union, cast, overload
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -128,7 +128,7 @@ Reply: TypeAlias = Union[
 
 * ``str``: sent verbatim as the message content (use it for invalid JSON).
 * ``dict``/``list``/scalars: sent as ``json.dumps(value, ensure_ascii=False)``.
-* an object with ``model_dump_json()`` (a pydantic model): its JSON.
+* a pydantic model: the JSON of the fields it was given (``exclude_unset``), like a dict of them.
 * `Fail`, `Delay`, `Hang`: the behaviours described on those classes.
 * a callable: called with the parsed request body, returns any of the above.
 """
@@ -220,12 +220,27 @@ def _title_of(body: Mapping[str, Any]) -> str:
     return TEXT_TITLE
 
 
+_NO_REPLY: Any = object()
+"""`FakeOllama.default` was given a model instance alone."""
+
+
+def _title_of_model(model: _ModelLike, others: Sequence[Reply]) -> str:
+    """The schema title a model instance answers: its class name, the same for every model replied."""
+    title = type(model).__name__
+    odd = [type(r).__name__ for r in others if hasattr(r, "model_dump_json") and type(r).__name__ != title]
+    if odd:
+        raise TypeError(f"script({title}(...), ...) was given replies of another schema: {', '.join(odd)}")
+    return title
+
+
 def _content_of(value: Any) -> str:
     if isinstance(value, str):
         return value
-    dump = getattr(value, "model_dump_json", None)
-    if callable(dump):
-        return str(dump())
+    dump = getattr(value, "model_dump", None)
+    if callable(dump) and hasattr(value, "model_dump_json"):
+        # The fields it was given, sent as a dict of them is: a builder's model and the dict it
+        # replaced send the same bytes (replies' token counts stay as they were).
+        return json.dumps(dump(mode="json", exclude_unset=True), ensure_ascii=False)
     return json.dumps(value, ensure_ascii=False)
 
 
@@ -680,7 +695,13 @@ class FakeOllama:
 
     # -- scripting --------------------------------------------------------
 
-    def script(self, title: str, *replies: Reply) -> None:
+    @overload
+    def script(self, title: str, *replies: Reply) -> None: ...
+
+    @overload
+    def script(self, title: _ModelLike, *replies: _ModelLike) -> None: ...
+
+    def script(self, title: str | _ModelLike, *replies: Reply) -> None:
         """Enqueue replies for chats whose schema title is ``title``.
 
         Each chat call consumes one reply, first in first out, at the moment
@@ -688,20 +709,37 @@ class FakeOllama:
         `EMBED_TITLE` to override ``/api/embed``: a list of vectors, ``None``
         (compute the usual vectors), or `Fail`/`Delay`/`Hang`/a callable.
 
+        ``fake.script(RouterOutput(...), RouterOutput(...))`` scripts model
+        instances: the title is their class name (all of one class).
+
         Args:
-            title: The JSON schema ``title`` (the pydantic class name).
+            title: The JSON schema ``title`` (the pydantic class name), or the first reply, a model instance.
             *replies: Replies, see `Reply`.
         """
+        if not isinstance(title, str):
+            title, replies = _title_of_model(title, replies), (title, *replies)
         with self._lock:
             self._queues.setdefault(title, deque()).extend(replies)
 
-    def default(self, title: str, reply: Reply) -> None:
+    @overload
+    def default(self, title: str, reply: Reply) -> None: ...
+
+    @overload
+    def default(self, title: _ModelLike) -> None: ...
+
+    def default(self, title: str | _ModelLike, reply: Reply = _NO_REPLY) -> None:
         """Set the reply used whenever ``title``'s queue is empty.
 
         Args:
-            title: The JSON schema ``title``.
+            title: The JSON schema ``title``, or the reply itself, a model instance (titled by its class).
             reply: A reply (see `Reply`); callables are called per request.
         """
+        if not isinstance(title, str):
+            if reply is not _NO_REPLY:
+                raise TypeError("default(model) takes no second reply")
+            title, reply = _title_of_model(title, ()), title
+        elif reply is _NO_REPLY:
+            raise TypeError(f"default({title!r}) needs a reply")
         with self._lock:
             self._defaults[title] = reply
 

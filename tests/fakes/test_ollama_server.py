@@ -101,6 +101,27 @@ async def test_async_structured_chat_returns_scripted_json(
     assert verdict.reason == "pydantic objects work too"
 
 
+def test_a_model_instance_is_titled_by_its_class(fake: FakeOllama, client: ollama.Client) -> None:
+    fake.script(Verdict(ok=True, reason="first"), Verdict(ok=True, reason="second"))
+    fake.default(Verdict(ok=False, reason="then"))
+
+    reasons = [Verdict.model_validate_json(_verdict_chat(client).message.content or "").reason for _ in range(3)]
+
+    assert reasons == ["first", "second", "then"]
+    # Sent as the fields it was given, like the dict it replaces.
+    assert _verdict_chat(client).message.content == '{"ok": false, "reason": "then"}'
+
+
+def test_replies_of_another_schema_are_refused(fake: FakeOllama) -> None:
+    class Other(BaseModel):
+        x: int = 0
+
+    with pytest.raises(TypeError, match="Other"):
+        fake.script(Verdict(ok=True, reason="a"), Other())
+    with pytest.raises(TypeError):
+        fake.default("Verdict")  # type: ignore[call-overload]
+
+
 def test_fifo_then_default_and_verbatim_strings(fake: FakeOllama, client: ollama.Client) -> None:
     fake.script("Verdict", {"ok": True, "reason": "first"}, "{not json")
     fake.default("Verdict", {"ok": False, "reason": "default"})

@@ -1,4 +1,9 @@
-"""Scripted agent replies for the fake Ollama, shaped like the real schemas."""
+"""Scripted agent replies for the fake Ollama: model instances of the real schemas where a reply is
+valid (``fake.script(scripts.router("LOG"))``, titled by the class), dicts shaped like them where a
+test bends one (claims picked from the prompt, plans built op by op).
+
+Each model builder sets every field a dict used to hold, so ``model_dump(exclude_unset=True)`` is that
+dict (:func:`plain`)."""
 
 from __future__ import annotations
 
@@ -7,16 +12,24 @@ from collections.abc import Callable
 from datetime import date, timedelta
 from typing import Any
 
+from pydantic import BaseModel
+
+from engine.agents.schemas import AnalyzerOutput, ChatOutput, ClarifierOutput, Gap, ParserOutput, PlannerOutput, RouterOutput
 from engine.entries.model import NewEntry
 
 
-def router(intent: str, domains: list[str] | None = None, also_query: bool = False) -> dict[str, Any]:
-    return {
+def plain(reply: BaseModel) -> dict[str, Any]:
+    """A model reply as the dict a test or bench bends: the fields its builder set."""
+    return reply.model_dump(mode="json", exclude_unset=True)
+
+
+def router(intent: str, domains: list[str] | None = None, also_query: bool = False) -> RouterOutput:
+    return RouterOutput.model_validate({
         "reasoning": f"looks like {intent}",
         "domains": domains if domains is not None else (["strength"] if intent == "LOG" else []),
         "also_query": also_query,
         "intent": intent,
-    }
+    })
 
 
 def strength(
@@ -47,8 +60,8 @@ def strength(
     }
 
 
-def needs_exercise() -> dict[str, Any]:
-    return {
+def needs_exercise() -> ParserOutput:
+    return ParserOutput.model_validate({
         "activity_type": "strength",
         "domain": "strength",
         "exercises": [],
@@ -58,11 +71,11 @@ def needs_exercise() -> dict[str, Any]:
         "summary": "5x5 of something",
         "missing": ["exercise name"],
         "status": "needs_clarification",
-    }
+    })
 
 
-def clarifier(question: str = "Which exercise was that?", options: list[str] | None = None) -> dict[str, Any]:
-    return {
+def clarifier(question: str = "Which exercise was that?", options: list[str] | None = None) -> ClarifierOutput:
+    return ClarifierOutput.model_validate({
         "questions": [
             {
                 "question": question,
@@ -72,11 +85,11 @@ def clarifier(question: str = "Which exercise was that?", options: list[str] | N
         ],
         "context_explanation": "I need the exercise to store the sets correctly.",
         "fallback_action": "I'll keep your message as a note, unparsed.",
-    }
+    })
 
 
-def chat(reply: str = "Hi! Tell me what you trained today.") -> dict[str, Any]:
-    return {"reply": reply}
+def chat(reply: str = "Hi! Tell me what you trained today.") -> ChatOutput:
+    return ChatOutput(reply=reply)
 
 
 def planner(
@@ -87,8 +100,8 @@ def planner(
     expand: list[str] | None = None,
     explicit_date: bool = False,
     date: str | None = None,
-) -> dict[str, Any]:
-    return {
+) -> PlannerOutput:
+    return PlannerOutput.model_validate({
         "reasoning": "compare recent sessions",
         "sub_queries": [],
         "retrieval_instructions": [
@@ -103,7 +116,7 @@ def planner(
         "domain_expansion_request": expand or [],
         "expansion_reasoning": "needs another domain" if expand else "",
         "next_action": next_action,
-    }
+    })
 
 
 def gap(
@@ -112,18 +125,18 @@ def gap(
     outside: bool = False,
     domain: str | None = None,
     severity: str = "low",
-) -> dict[str, Any]:
-    return {
+) -> Gap:
+    return Gap.model_validate({
         "description": description,
         "gap_type": gap_type,
         "severity": severity,
         "outside_current_expertise": outside,
         "suspected_domain": domain,
-    }
+    })
 
 
-def analyzer(verdict: str = "sufficient", gaps: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    return {"findings": ["bench went up"], "patterns": [], "gaps": gaps or [], "verdict": verdict}
+def analyzer(verdict: str = "sufficient", gaps: list[Gap] | None = None) -> AnalyzerOutput:
+    return AnalyzerOutput.model_validate({"findings": ["bench went up"], "patterns": [], "gaps": gaps or [], "verdict": verdict})
 
 
 def claim(kind: str, *ids: str, note: str = "") -> dict[str, Any]:

@@ -128,8 +128,8 @@ async def test_a_13000_character_answer_is_split_without_errors(
     paragraph = "Bench <progress> & notes 💪 — " + "steady work, " * 30
     long_text = "\n\n".join(f"{i}. {paragraph}" for i in range(32))
     assert len(long_text) > 13_000
-    fake.script("RouterOutput", scripts.router("CHAT"))
-    fake.script("ChatOutput", scripts.chat(long_text))
+    fake.script(scripts.router("CHAT"))
+    fake.script(scripts.chat(long_text))
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
         ts = await ws.mention("tell me everything")
         parts = ws.thread(ts)

@@ -52,9 +52,9 @@ async def test_logs_in_english_and_korean_by_mention_dm_and_slash_command(
 
 
 def clarify_script(fake: FakeOllama, *then: dict[str, object]) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), *then)
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
 
 
 async def test_clarification_answered_by_button_shows_who_decided(
@@ -108,7 +108,7 @@ async def test_restart_while_a_button_is_pending_continues_the_thread(
         assert "bench press 60 kg × 5 reps × 5 sets" in ws.thread(ts)[-1].shown()
         assert slack.message(CHANNEL, question.ts).buttons() == []
         # Ownership of the thread survived too: a follow-up there needs no mention.
-        fake.script("RouterOutput", scripts.router("LOG"))
+        fake.script(scripts.router("LOG"))
         await ws.post("squat 80kg 5x5", thread_ts=ts)
         assert "squat 80 kg" in ws.thread(ts)[-1].shown()
         assert await engine.entries.count(ME) == 2
@@ -172,7 +172,7 @@ async def test_a_slow_turn_shows_eyes_then_a_check_mark(
         assert eyes.wait(10), "no 👀 while the model was working"
         return scripts.strength("bench press", 55, 10, 5)
 
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", parse_after_eyes)
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data", eyes_after=0.0) as ws:
         ts = await ws.mention("bench 55kg 10x5")

@@ -64,9 +64,9 @@ async def test_forget_in_a_dm_wipes_the_persons_words_and_the_next_turn_starts_a
     sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
 ) -> None:
     data = tmp_path / "data"
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("CHAT"), scripts.router("CHAT"))
+    fake.script(scripts.router("LOG"), scripts.router("CHAT"), scripts.router("CHAT"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
-    fake.script("ChatOutput", scripts.chat("Nice name."), scripts.chat("I don't know."))
+    fake.script(scripts.chat("Nice name."), scripts.chat("I don't know."))
     async with sqlite_engine() as engine, running(slack, engine, data) as ws:
         await ws.post(f"bench 55kg 10x5 at {SECRET} gym", channel=DM)
         await ws.post(f"my gym is called {SECRET}", channel=DM)
@@ -93,8 +93,8 @@ async def test_forget_typed_in_a_channel_wipes_the_members_thread_but_not_the_ot
     fake.script("RouterOutput", *[scripts.router(r) for r in ("LOG", "CHAT", "LOG", "LOG", "CHAT")])
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 60, 5, 5),
                 scripts.needs_exercise())
-    fake.script("ClarifierOutput", scripts.clarifier())
-    fake.script("ChatOutput", scripts.chat("Nice name."), scripts.chat("I don't know."))
+    fake.script(scripts.clarifier())
+    fake.script(scripts.chat("Nice name."), scripts.chat("I don't know."))
     async with sqlite_engine() as engine, running(slack, engine, data) as ws:
         thread = await ws.mention(f"bench 55kg 10x5 at {SECRET} gym")
         await ws.post(f"my gym is called {SECRET}", thread_ts=thread)  # a follow-up, no mention

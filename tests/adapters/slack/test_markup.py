@@ -57,11 +57,11 @@ def live_markup(slack: FakeSlack) -> list[str]:
 async def test_a_name_from_the_log_and_the_models_words_reach_slack_escaped(
     sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
 ) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("CHAT"), scripts.router("LOG"))
+    fake.script(scripts.router("LOG"), scripts.router("CHAT"), scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength(NAME, 100, 5, 5), scripts.needs_exercise(),
                 scripts.strength(NAME, 60, 5, 5))
     fake.script("ClarifierOutput", *[scripts.clarifier(f"Was it {NAME}?", options=[NAME, "Squat"])] * 2)
-    fake.script("ChatOutput", scripts.chat(f"Nice — {NAME} again."))
+    fake.script(scripts.chat(f"Nice — {NAME} again."))
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
         ts = await ws.mention("did 5x5 today at 100kg")
         (question,) = ws.thread(ts)
@@ -96,7 +96,7 @@ async def test_a_plans_title_and_the_persons_revision_reach_slack_escaped(
         operations=[scripts.op_plan(d, weight=w) for d, w in zip(week, (57.5, 60, 62.5))],
         assumptions=[scripts.assumption("current working weight is 55 kg", source=today.isoformat())],
     )
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", plan, plan)
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
         days = ((7, 52.5), (0, 55))

@@ -28,7 +28,7 @@ async def replied(slack: FakeSlack, channel: str, thread_ts: str) -> None:
 async def test_socket_mode_receives_an_event_acks_it_and_answers_in_the_thread(
     sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
 ) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     socket = await FakeSocketMode().start()
     slack.socket_url = socket.url

@@ -28,7 +28,7 @@ def plan(weights: tuple[float, ...] = (57.5, 60, 62.5)) -> dict[str, Any]:
 
 
 def script_plans(fake: FakeOllama, *plans: dict[str, Any]) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", *plans)
 
 

@@ -75,9 +75,9 @@ def test_kill_while_a_clarification_answer_runs(bot: BotProcess, fake: FakeOllam
             bot.kill()
         return scripts.strength("squat", 100, 5, 5)
 
-    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default(scripts.router("LOG"))
     fake.default("ParserOutput", parser)
-    fake.default("ClarifierOutput", scripts.clarifier())
+    fake.default(scripts.clarifier())
     bot.restart()
     tg.enqueue(tg.message(CHAT, CHAT, "did 5x5 today"))
     assert wait_until(lambda: any(m.buttons() for m in tg.sent(CHAT)), 30), bot.tail()
@@ -102,7 +102,7 @@ def test_kill_while_an_approval_commits(bot: BotProcess, fake: FakeOllama, tg: F
         operations=[scripts.op_plan(d, weight=w) for d, w in zip(week, (57.5, 60, 62.5))],
         assumptions=[scripts.assumption("current working weight is 55 kg", source=TODAY.isoformat())],
     )
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("LOG"), scripts.router("TASK", ["strength"]))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     fake.script("TaskFormationOutput", plan)
 

@@ -24,15 +24,15 @@ ME = f"tg:{USER}"
 
 
 def clarify_script(fake: FakeOllama, *then: dict[str, object]) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), *then)
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
 
 
 async def test_start_registers_commands_and_logs_in_english_and_korean(
     sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
 ) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("LOG"))
+    fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script(
         "ParserOutput",
         scripts.strength("bench press", 55, 10, 5),
@@ -151,8 +151,8 @@ async def test_long_answer_is_split_under_the_limit(sqlite_engine: OpenEngine, f
     paragraph = "Bench <progress> & notes 💪 — " + "steady work, " * 30
     long_text = "\n\n".join(f"{i}. {paragraph}" for i in range(40))
     assert len(long_text) > 10_000
-    fake.script("RouterOutput", scripts.router("CHAT"))
-    fake.script("ChatOutput", scripts.chat(long_text))
+    fake.script(scripts.router("CHAT"))
+    fake.script(scripts.chat(long_text))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         parts = await bot.say("tell me everything")
     assert len(parts) >= 3
@@ -162,7 +162,7 @@ async def test_long_answer_is_split_under_the_limit(sqlite_engine: OpenEngine, f
 
 
 async def test_export_sends_a_csv_document(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (empty,) = await bot.say("/export")
@@ -176,7 +176,7 @@ async def test_export_sends_a_csv_document(sqlite_engine: OpenEngine, fake: Fake
 
 
 async def test_forget_asks_first_then_deletes(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await bot.say("bench 55kg 10x5")
@@ -210,9 +210,9 @@ async def test_commands_timezone_help_and_unknown(sqlite_engine: OpenEngine, fak
 
 
 async def test_log_and_ask_commands_are_messages(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("CHAT"))
+    fake.script(scripts.router("LOG"), scripts.router("CHAT"))
     fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
-    fake.script("ChatOutput", scripts.chat("Squat more <often> & rest."))
+    fake.script(scripts.chat("Squat more <often> & rest."))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (logged,) = await bot.say("/log\nsquat 100kg 5x5")  # the argument may start on the next line
         assert "squat 100 kg" in logged.text

@@ -28,7 +28,7 @@ async def test_group_hears_mentions_replies_and_commands_only(
     sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
 ) -> None:
     tg.set_chat_type(GROUP, "supergroup")
-    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default(scripts.router("LOG"))
     fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         assert await bot.say("bench 55kg 10x5", GROUP, ANN) == []  # chatter between members
@@ -51,9 +51,9 @@ async def test_group_hears_mentions_replies_and_commands_only(
 
 async def test_foreign_press_in_a_group_changes_nothing(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     tg.set_chat_type(GROUP, "supergroup")
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (question,) = await bot.say("did 5x5 today", GROUP, ANN, mention=True)
         # Bob presses Ann's button: the owner is in the callback data, so the alert comes at once.
@@ -67,8 +67,8 @@ async def test_foreign_press_in_a_group_changes_nothing(sqlite_engine: OpenEngin
         assert tg.answers()[-1]["text"] == "Only the person who was asked can answer that."
         # Bob typing a reply to the question does not answer it either: in a group each member's
         # exchange is its own conversation, so it is a message of Bob's, and Ann's question stays open.
-        fake.script("RouterOutput", scripts.router("CHAT"))
-        fake.script("ChatOutput", scripts.chat("Hi Bob!"))
+        fake.script(scripts.router("CHAT"))
+        fake.script(scripts.chat("Hi Bob!"))
         (own,) = await bot.say("hello", GROUP, BOB, reply_to=question.message_id)
         assert own.text == "Hi Bob!" and question.reply_markup is not None
         # Ann's press still works: the refused presses did not claim the message.
@@ -79,9 +79,9 @@ async def test_foreign_press_in_a_group_changes_nothing(sqlite_engine: OpenEngin
 
 async def test_each_forum_topic_is_its_own_conversation(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     tg.set_chat_type(FORUM, "forum")
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("LOG"))
+    fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (question,) = await bot.say("did 5x5 today", FORUM, ANN, topic=7, mention=True)
         assert question.thread_id == 7
@@ -95,7 +95,7 @@ async def test_each_forum_topic_is_its_own_conversation(sqlite_engine: OpenEngin
 
 async def test_allowlist_refuses_once_and_stores_nothing(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     tg.set_chat_type(GROUP, "supergroup")
-    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default(scripts.router("LOG"))
     fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     stranger = 999
     async with sqlite_engine() as engine, running(tg, engine, allowed_users=[str(ANN)]) as bot:

@@ -41,7 +41,7 @@ def plan(weights: tuple[float, ...] = (57.5, 60, 62.5)) -> dict[str, Any]:
 
 
 def script_plans(fake: FakeOllama, *plans: dict[str, Any]) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", *plans)
 
 
@@ -64,9 +64,9 @@ async def test_model_failure_on_a_press_keeps_the_question_pressable(
     sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
 ) -> None:
     """Before: the button was edited to "✓ Squat" and could not be pressed again; /status said nothing was waiting."""
-    fake.script("RouterOutput", scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise())
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.router("LOG"))
+    fake.script(scripts.needs_exercise())
+    fake.script(scripts.clarifier())
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (question,) = await bot.say("did 5x5 today")
         fake.stop()
@@ -87,7 +87,7 @@ async def test_message_while_a_plan_is_open_runs_after_the_decision(
 ) -> None:
     """Before: "A plan is waiting for your decision" — and the message was gone."""
     script_plans(fake, plan())
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await seed(engine)
@@ -105,7 +105,7 @@ async def test_revise_takes_the_next_message_only_as_the_answer_to_its_prompt(
 ) -> None:
     """Before: after Revise, the next message was always taken as the change — even "5k in 25:30"."""
     script_plans(fake, plan(), plan((56, 57, 58)))
-    fake.script("RouterOutput", scripts.router("LOG", ["running"]))
+    fake.script(scripts.router("LOG", ["running"]))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await seed(engine)
         request = await ask_for_plan(bot)
@@ -126,7 +126,7 @@ async def test_in_a_group_each_member_has_a_conversation_of_their_own(
     """Before: Ann's open plan refused Bob's messages, and Bob's typed /cancel cancelled Ann's plan."""
     tg.set_chat_type(GROUP, "supergroup")
     script_plans(fake, plan())
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await seed(engine, ANN)
@@ -162,7 +162,7 @@ async def test_start_up_runs_what_a_crash_left_and_deletes_its_status_line(
     sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
 ) -> None:
     """Before: the "⏳ Parsing…" line a crash left stayed in the chat forever, and the message was never run."""
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("LOG"))
+    fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
     left = tg.message(CHAT, USER, "bench 55kg 10x5")
     newer = tg.message(CHAT, USER, "squat 100kg 5x5")
@@ -181,7 +181,7 @@ async def test_start_up_runs_what_a_crash_left_and_deletes_its_status_line(
 
 
 async def test_a_redelivered_update_is_recognised(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     update = tg.message(CHAT, USER, "bench 55kg 10x5")
     async with sqlite_engine() as engine:

@@ -65,7 +65,7 @@ async def wait_until(check: Callable[[], object], task: asyncio.Task[None] | Non
 
 async def test_long_polling_end_to_end(tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no stray .env
-    fake.script("RouterOutput", scripts.router("LOG"), scripts.router("LOG"))
+    fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
     first = tg.message(CHAT, USER, "bench 55kg 10x5")
     second = tg.message(CHAT, USER, "squat 100kg 5x5")
@@ -166,8 +166,8 @@ def test_bad_token_stops_with_one_clear_line(
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 async def test_flood_control_waits_and_retries(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    fake.script("RouterOutput", scripts.router("CHAT"))
-    fake.script("ChatOutput", scripts.chat("Rest well."))
+    fake.script(scripts.router("CHAT"))
+    fake.script(scripts.chat("Rest well."))
     tg.fail("sendMessage", 429, "Too Many Requests: retry after 1", retry_after=1)
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (reply,) = await bot.say("hi")
@@ -177,8 +177,8 @@ async def test_flood_control_waits_and_retries(sqlite_engine: OpenEngine, fake: 
 
 
 async def test_network_errors_are_retried_with_backoff(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    fake.script("RouterOutput", scripts.router("CHAT"))
-    fake.script("ChatOutput", scripts.chat("Rest well."))
+    fake.script(scripts.router("CHAT"))
+    fake.script(scripts.chat("Rest well."))
     tg.fail("sendMessage", 502, "Bad Gateway", times=2)
     async with sqlite_engine() as engine, running(tg, engine, retrying=Retrying(backoff=0.1)) as bot:
         (reply,) = await bot.say("hi")
@@ -188,8 +188,8 @@ async def test_network_errors_are_retried_with_backoff(sqlite_engine: OpenEngine
 
 
 async def test_rejected_markup_is_resent_as_plain_text(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    fake.script("RouterOutput", scripts.router("CHAT"))
-    fake.script("ChatOutput", scripts.chat("Sets <5> & reps"))
+    fake.script(scripts.router("CHAT"))
+    fake.script(scripts.chat("Sets <5> & reps"))
     tg.fail(
         "sendMessage",
         400,
@@ -203,7 +203,7 @@ async def test_rejected_markup_is_resent_as_plain_text(sqlite_engine: OpenEngine
 
 
 async def test_duplicate_update_ids_are_processed_once(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    fake.default("RouterOutput", scripts.router("LOG"))
+    fake.default(scripts.router("LOG"))
     fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     update = tg.message(CHAT, USER, "bench 55kg 10x5")
     async with sqlite_engine() as engine, running(tg, engine) as bot:

@@ -23,9 +23,9 @@ HINT = "Pick a number from 1 to 3, type your own answer, or type skip."
 
 
 def question_script(fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
-    fake.script("ClarifierOutput", scripts.clarifier())
+    fake.script(scripts.clarifier())
 
 
 def plan(weights: tuple[float, ...]) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def plan(weights: tuple[float, ...]) -> dict[str, Any]:
 
 
 def plan_script(fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", plan((57.5, 60, 62.5)), plan((56.25, 57.5, 58.75)))
 
 
@@ -113,7 +113,7 @@ async def test_bare_revise_asks_and_approved_approves(open_engine: OpenEngine, f
 
 
 async def test_an_edited_message_gets_a_hint_once(open_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine, running(tg, engine) as bot:
         first = tg.message(CHAT, USER, "bench 55kg 10x5")

@@ -28,13 +28,13 @@ MODEL_NUMBERS = ("125", "2024-03-01", "five", "30%", "2023", "다섯", "삼십",
 
 def lying_model(fake: FakeOllama, answer: str, domains: list[str] | None = None) -> None:
     router = scripts.router("QUERY", domains or ["strength"])
-    router["reasoning"] = "they benched 125 kg five times"
+    router.reasoning = "they benched 125 kg five times"
     fake.default("RouterOutput", router)
     planner = scripts.planner("retrieve", "date_range", 7, ["bench press 125 kg"])
-    planner["reasoning"], planner["sub_queries"] = "125 kg in the last 7 days", ["was it 125 kg on 2024-03-01?"]
+    planner.reasoning, planner.sub_queries = "125 kg in the last 7 days", ["was it 125 kg on 2024-03-01?"]
     fake.default("PlannerOutput", planner)
     analyzer = scripts.analyzer("sufficient")
-    analyzer["findings"], analyzer["patterns"] = ["heaviest bench 125 kg on 2024-03-01"], ["up 30% since 2023, 12 times"]
+    analyzer.findings, analyzer.patterns = ["heaviest bench 125 kg on 2024-03-01"], ["up 30% since 2023, 12 times"]
     fake.default("AnalyzerOutput", analyzer)
     fake.default("SynthesizerOutput", lies(answer))
 

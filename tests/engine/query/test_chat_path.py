@@ -36,15 +36,15 @@ async def seed(engine: Engine) -> None:
 
 
 def query_flow(fake: FakeOllama, heaviest: str) -> None:
-    fake.script("PlannerOutput", scripts.planner("retrieve", "date_range", 14))
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.planner("retrieve", "date_range", 14))
+    fake.script(scripts.analyzer("sufficient"))
     fake.script("SynthesizerOutput", scripts.refer_claims(scripts.pick("record", heaviest)))
 
 
 async def test_a_question_about_their_data_routed_as_chat_goes_through_the_query_flow(
     open_engine: OpenEngine, fake: FakeOllama
 ) -> None:
-    fake.script("RouterOutput", scripts.router("CHAT"))
+    fake.script(scripts.router("CHAT"))
     query_flow(fake, "heaviest completed set of bench press, all time")
     async with open_engine() as engine:
         await seed(engine)
@@ -55,8 +55,8 @@ async def test_a_question_about_their_data_routed_as_chat_goes_through_the_query
 
 
 async def test_a_chat_reply_stating_their_numbers_is_not_shown(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("CHAT"))
-    fake.script("ChatOutput", scripts.chat("You lifted 100 kg last week, great job!"))
+    fake.script(scripts.router("CHAT"))
+    fake.script(scripts.chat("You lifted 100 kg last week, great job!"))
     query_flow(fake, "heaviest set of bench press")
     async with open_engine() as engine:
         await seed(engine)
@@ -69,8 +69,8 @@ async def test_a_chat_reply_stating_their_numbers_is_not_shown(open_engine: Open
 
 
 async def test_ordinary_chat_is_shown_as_written(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("CHAT"), scripts.router("CHAT"))
-    fake.script("ChatOutput", scripts.chat("Any time! Tell me what you trained today."), scripts.chat("Sets <5> & reps"))
+    fake.script(scripts.router("CHAT"), scripts.router("CHAT"))
+    fake.script(scripts.chat("Any time! Tell me what you trained today."), scripts.chat("Sets <5> & reps"))
     async with open_engine() as engine:
         (thanks,) = await engine.handle(say("thanks!"))
         (other,) = await engine.handle(say("hi"))

@@ -50,9 +50,9 @@ async def import_export(engine: Engine, other: str, user: str) -> None:
 
 
 def script(fake: FakeOllama, synthesizer: Any) -> None:
-    fake.default("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.default("PlannerOutput", scripts.planner("retrieve", "date_range", 30))
-    fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.default(scripts.router("QUERY", ["strength"]))
+    fake.default(scripts.planner("retrieve", "date_range", 30))
+    fake.default(scripts.analyzer("sufficient"))
     fake.default("SynthesizerOutput", synthesizer)
 
 

@@ -132,9 +132,9 @@ def names_the_deload_article(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def script_question(fake: FakeOllama, synthesizer: Any, *more: Any, knowledge_query: str = "how to deload") -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.script("PlannerOutput", {**scripts.planner(days_back=30), "knowledge_query": knowledge_query})
-    fake.script("AnalyzerOutput", scripts.analyzer())
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.planner(days_back=30).model_copy(update={"knowledge_query": knowledge_query}))
+    fake.script(scripts.analyzer())
     fake.script("SynthesizerOutput", synthesizer, *more)
 
 
@@ -207,9 +207,9 @@ async def test_a_knowledge_question_in_chat_is_answered_from_the_articles(
         return scripts.claims(scripts.claim("article", article_id(body, "RPE and RIR"), note="RPE rates how hard a set felt"))
 
     async with open_kb_engine() as engine:  # no entries at all
-        fake.script("RouterOutput", scripts.router("CHAT"))
-        fake.script("PlannerOutput", scripts.planner())
-        fake.script("AnalyzerOutput", scripts.analyzer())
+        fake.script(scripts.router("CHAT"))
+        fake.script(scripts.planner())
+        fake.script(scripts.analyzer())
         fake.script("SynthesizerOutput", rpe)
         [answer] = await engine.handle(ask("what is RPE?"))
     assert isinstance(answer, Answer) and not answer.partial, answer
@@ -274,7 +274,7 @@ def plan_citing_an_article(weight_claim: str) -> Callable[[dict[str, Any]], dict
 async def test_a_plan_cites_an_article_as_checked_evidence(open_kb_engine: Opener, fake: FakeOllama) -> None:
     async with open_kb_engine() as engine:
         await seed_stalled_bench(engine)
-        fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+        fake.script(scripts.router("TASK", ["strength"]))
         fake.script("TaskFormationOutput", plan_citing_an_article("the article says {share}"))
         [req] = await engine.handle(ask(PLAN))
     assert isinstance(req, ApprovalRequest), req
@@ -291,7 +291,7 @@ async def test_a_claim_the_article_does_not_make_is_not_validated(open_kb_engine
     wrong = plan_citing_an_article("a deload drops the weights to 13 percent")
     async with open_kb_engine() as engine:
         await seed_stalled_bench(engine)
-        fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+        fake.script(scripts.router("TASK", ["strength"]))
         fake.script("TaskFormationOutput", wrong, wrong, wrong, wrong)
         outcomes = await engine.handle(ask(PLAN))
     # Not validated by the article, so the person is asked before any plan is offered.

@@ -87,9 +87,9 @@ def prompt_tokens(request: dict[str, Any]) -> int:
 
 async def test_every_synthesizer_prompt_fits_the_budget(tmp_path: Path, fake: FakeOllama) -> None:
     # Whatever path a question takes (read in code, or by the model), these let it reach the Synthesizer.
-    fake.default("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.default("PlannerOutput", {**scripts.planner("retrieve", "date_range", 90), "knowledge_query": "deload"})
-    fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.default(scripts.router("QUERY", ["strength"]))
+    fake.default(scripts.planner("retrieve", "date_range", 90).model_copy(update={"knowledge_query": "deload"}))
+    fake.default(scripts.analyzer("sufficient"))
     fake.default("SynthesizerOutput", scripts.claims(scripts.claim("value", "F1")))
     # A reply with nothing usable (an id never offered): the re-ask carries its feedback, the largest prompt.
     unusable = scripts.claims(scripts.claim("record", "F999", note="125 kg five times"))

@@ -64,10 +64,10 @@ def user_prompt(fake: FakeOllama, title: str, i: int = -1) -> str:
 
 
 async def test_log_then_compare_story(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("LOG", also_query=True))
+    fake.script(scripts.router("LOG", also_query=True))
     fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
-    fake.script("PlannerOutput", scripts.planner("retrieve", "date_range", 7, ["bench press"]))
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.planner("retrieve", "date_range", 7, ["bench press"]))
+    fake.script(scripts.analyzer("sufficient"))
     fake.script(
         "SynthesizerOutput",
         scripts.refer_claims(
@@ -108,9 +108,9 @@ async def test_log_then_compare_story(open_engine: OpenEngine, fake: FakeOllama)
 
 
 async def test_english_question_finds_korean_entries(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.script("PlannerOutput", scripts.planner("retrieve", "keyword", None, ["bench press"]))
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.planner("retrieve", "keyword", None, ["bench press"]))
+    fake.script(scripts.analyzer("sufficient"))
     # Asked to show them, the model lists the two entries written in Korean.
     fake.script("SynthesizerOutput", scripts.refer_claims(scripts.pick("list", "2026-11-01 ·", "2026-11-15 ·")))
     async with open_engine() as engine:
@@ -127,9 +127,9 @@ async def test_english_question_finds_korean_entries(open_engine: OpenEngine, fa
 
 
 async def test_an_unusable_reply_is_asked_again_once_with_feedback(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.script("PlannerOutput", scripts.planner())
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.planner())
+    fake.script(scripts.analyzer("sufficient"))
     # Nothing in the first reply is usable: a kind that does not exist, a count resting on no count,
     # advice whose only words state numbers, and a remark stating its own.
     unusable = scripts.refer_claims(
@@ -158,9 +158,9 @@ async def test_an_unusable_reply_is_asked_again_once_with_feedback(open_engine: 
 
 
 async def test_retry_limit_returns_the_answer_marked_partial(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.script("PlannerOutput", scripts.planner())
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.planner())
+    fake.script(scripts.analyzer("sufficient"))
     fake.default("SynthesizerOutput", scripts.synthesizer("You benched 999 kg."))
     async with open_engine() as engine:
         await seed_month(engine)
@@ -177,10 +177,10 @@ async def test_retry_limit_returns_the_answer_marked_partial(open_engine: OpenEn
 async def test_missing_data_goes_back_to_planning(open_engine: OpenEngine, fake: FakeOllama) -> None:
     # The Analyzer, not a check of the answer, sends the turn back to PLAN when data is missing
     # (code's check of the claims only asks the Synthesizer again).
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.script("PlannerOutput", scripts.planner(days_back=7), scripts.planner(days_back=30))
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.planner(days_back=7), scripts.planner(days_back=30))
     older = scripts.gap("need older data")
-    fake.script("AnalyzerOutput", scripts.analyzer("insufficient", [older]), scripts.analyzer("sufficient"))
+    fake.script(scripts.analyzer("insufficient", [older]), scripts.analyzer("sufficient"))
     window = scripts.pick("value", "last bench press session in the 4 entries found")
     fake.script("SynthesizerOutput", scripts.refer_claims(window))
     async with open_engine() as engine:
@@ -199,11 +199,11 @@ async def test_missing_data_goes_back_to_planning(open_engine: OpenEngine, fake:
 
 
 async def test_no_entries_gets_an_honest_answer_without_invention(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.script("PlannerOutput", scripts.planner())
-    fake.script("AnalyzerOutput", scripts.analyzer("insufficient", [scripts.gap("no bench entries")]))
-    fake.default("PlannerOutput", scripts.planner())
-    fake.default("AnalyzerOutput", scripts.analyzer("insufficient"))
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.planner())
+    fake.script(scripts.analyzer("insufficient", [scripts.gap("no bench entries")]))
+    fake.default(scripts.planner())
+    fake.default(scripts.analyzer("insufficient"))
     async with open_engine() as engine:
         (answer,) = await engine.handle(ask("is my bench press better than last week?"))
     assert isinstance(answer, Answer)
@@ -212,7 +212,7 @@ async def test_no_entries_gets_an_honest_answer_without_invention(open_engine: O
 
 
 async def test_impossible_date_gets_a_notice(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.router("QUERY", ["strength"]))
     async with open_engine() as engine:
         (notice,) = await engine.handle(ask("what did I do on February 30?"))
     assert isinstance(notice, Notice) and notice.code == "bad_date"
@@ -220,12 +220,12 @@ async def test_impossible_date_gets_a_notice(open_engine: OpenEngine, fake: Fake
 
 
 async def test_unknown_next_action_and_strategy_are_tolerated(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    weird = scripts.planner()
+    weird = scripts.plain(scripts.planner())  # garbage the schema would refuse: sent as a dict
     weird["next_action"] = "dance"
     weird["retrieval_instructions"][0]["strategy"] = "vibes"
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength", "astrology"]))
+    fake.script(scripts.router("QUERY", ["strength", "astrology"]))
     fake.script("PlannerOutput", weird)
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.analyzer("sufficient"))
     fake.script("SynthesizerOutput", BENCH_TOP)
     async with open_engine() as engine:
         await seed_month(engine)
@@ -237,13 +237,12 @@ async def test_unknown_next_action_and_strategy_are_tolerated(open_engine: OpenE
 
 
 async def test_planner_expand_domain_rebuilds_context_and_replans(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.router("QUERY", ["strength"]))
     fake.script(
-        "PlannerOutput",
         scripts.planner("expand_domain", expand=["nutrition"]),
         scripts.planner("retrieve"),
     )
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.analyzer("sufficient"))
     fake.script("SynthesizerOutput", BENCH_TOP)
     async with open_engine() as engine:
         await seed_month(engine)
@@ -261,10 +260,9 @@ async def test_planner_expand_domain_rebuilds_context_and_replans(open_engine: O
 
 
 async def test_analyzer_outside_gap_of_any_severity_expands(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.default("PlannerOutput", scripts.planner())
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.default(scripts.planner())
     fake.script(
-        "AnalyzerOutput",
         scripts.analyzer("partial", [scripts.gap("running load", "expertise", True, "running", "low")]),
         scripts.analyzer("sufficient"),
     )
@@ -281,12 +279,12 @@ async def test_analyzer_outside_gap_of_any_severity_expands(open_engine: OpenEng
 async def test_domain_already_in_history_is_not_added_again_and_marks_partial(
     open_engine: OpenEngine, fake: FakeOllama
 ) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.router("QUERY", ["strength"]))
     # The Planner asks for a domain that is already loaded (an Analyzer's gap naming a loaded domain
     # does not even reach EXPAND_DOMAIN: test_seed_gaps.py).
-    fake.script("PlannerOutput", scripts.planner("expand_domain", expand=["strength"]))
-    fake.default("PlannerOutput", scripts.planner())
-    fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.planner("expand_domain", expand=["strength"]))
+    fake.default(scripts.planner())
+    fake.default(scripts.analyzer("sufficient"))
     fake.script("SynthesizerOutput", BENCH_TOP)
     async with open_engine() as engine:
         await seed_month(engine)
@@ -299,10 +297,9 @@ async def test_domain_already_in_history_is_not_added_again_and_marks_partial(
 
 
 async def test_no_new_domain_with_user_only_gap_goes_to_clarify(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.default("PlannerOutput", scripts.planner())
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.default(scripts.planner())
     fake.script(
-        "AnalyzerOutput",
         scripts.analyzer(
             "partial",
             [
@@ -311,7 +308,7 @@ async def test_no_new_domain_with_user_only_gap_goes_to_clarify(open_engine: Ope
             ],
         ),
     )
-    fake.script("ClarifierOutput", scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
+    fake.script(scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
     async with open_engine() as engine:
         await seed_month(engine)
         (question,) = await engine.handle(ask("was my bench session good?"))
@@ -319,9 +316,9 @@ async def test_no_new_domain_with_user_only_gap_goes_to_clarify(open_engine: Ope
 
 
 async def test_unknown_domains_are_skipped_valid_ones_load(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.script("PlannerOutput", scripts.planner("expand_domain", expand=["astrology", "nutrition"]), scripts.planner())
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.planner("expand_domain", expand=["astrology", "nutrition"]), scripts.planner())
+    fake.script(scripts.analyzer("sufficient"))
     fake.script("SynthesizerOutput", BENCH_TOP)
     async with open_engine() as engine:
         await seed_month(engine)
@@ -356,14 +353,13 @@ def _deps(engine: Engine) -> Any:
 
 
 async def test_subjective_gap_asks_and_answer_resumes_at_analyze(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.default("PlannerOutput", scripts.planner())
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.default(scripts.planner())
     fake.script(
-        "AnalyzerOutput",
         scripts.analyzer("insufficient", [scripts.gap("how the session felt", "subjective")]),
         scripts.analyzer("sufficient"),
     )
-    fake.script("ClarifierOutput", scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
+    fake.script(scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
     fake.script("SynthesizerOutput", scripts.refer_claims(
         scripts.pick("record", "heaviest completed set of bench press"), remark="Good that it felt easy.",
     ))
@@ -387,10 +383,10 @@ async def test_subjective_gap_asks_and_answer_resumes_at_analyze(open_engine: Op
 
 
 async def test_decline_resumes_at_synthesize_with_fallback(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.default("PlannerOutput", scripts.planner())
-    fake.script("AnalyzerOutput", scripts.analyzer("insufficient", [scripts.gap("how the session felt", "subjective")]))
-    fake.script("ClarifierOutput", scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.default(scripts.planner())
+    fake.script(scripts.analyzer("insufficient", [scripts.gap("how the session felt", "subjective")]))
+    fake.script(scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
     fake.script("SynthesizerOutput", BENCH_TOP)
     async with open_engine() as engine:
         await seed_month(engine)

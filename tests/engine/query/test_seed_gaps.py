@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from engine import interrupts
+from engine.agents.schemas import RetrievalInstruction
 from engine.engine import Engine
 from engine.interrupts import AskQuestion
 from engine.outcomes import Answer, Ask
@@ -57,11 +58,11 @@ def prompt(fake: FakeOllama, title: str, i: int = -1) -> str:
 async def test_declined_before_fetching_still_fetches_and_answers_from_entries(
     open_engine: OpenEngine, fake: FakeOllama
 ) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.script("PlannerOutput", scripts.planner("clarify"))
-    fake.default("PlannerOutput", scripts.planner("retrieve"))
-    fake.script("ClarifierOutput", scripts.clarifier("Which lift do you mean?", ["Bench press", "Squat"]))
-    fake.default("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.planner("clarify"))
+    fake.default(scripts.planner("retrieve"))
+    fake.script(scripts.clarifier("Which lift do you mean?", ["Bench press", "Squat"]))
+    fake.default(scripts.analyzer("sufficient"))
     fake.script("SynthesizerOutput", scripts.refer_claims(scripts.pick("list", "2026-11-22 ·")))
     async with open_engine() as engine:
         await seed(engine)
@@ -81,10 +82,10 @@ async def test_declined_before_fetching_still_fetches_and_answers_from_entries(
 
 async def test_a_named_day_retrieves_that_day_only(open_engine: OpenEngine, fake: FakeOllama) -> None:
     planner = scripts.planner("retrieve", "keyword", None, ["bench press"])
-    planner["retrieval_instructions"].append({"strategy": "recent", "terms": []})
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    planner.retrieval_instructions.append(RetrievalInstruction(strategy="recent", terms=[]))
+    fake.script(scripts.router("QUERY", ["strength"]))
     fake.script("PlannerOutput", planner)
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.analyzer("sufficient"))
     fake.script("SynthesizerOutput", scripts.refer_claims(scripts.pick("list", "2026-11-16 ·")))
     async with open_engine() as engine:
         await seed(engine)
@@ -96,9 +97,9 @@ async def test_a_named_day_retrieves_that_day_only(open_engine: OpenEngine, fake
 
 
 async def test_show_me_lists_by_term_whatever_the_planner_chose(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.script("PlannerOutput", scripts.planner("retrieve", "date_range", 7))  # the prompt asks for keyword
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.planner("retrieve", "date_range", 7))  # the prompt asks for keyword
+    fake.script(scripts.analyzer("sufficient"))
     # Asked to show them, the model lists them; code writes each line.
     every = scripts.pick("list", *(f"{TODAY - timedelta(days=d)} ·" for d in DAYS))
     fake.script("SynthesizerOutput", scripts.refer_claims(every))
@@ -112,13 +113,12 @@ async def test_show_me_lists_by_term_whatever_the_planner_chose(open_engine: Ope
 
 
 async def test_expanded_domain_reads_the_question_again(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
+    fake.script(scripts.router("QUERY", ["strength"]))
     fake.script(
-        "PlannerOutput",
         scripts.planner("expand_domain", expand=["nutrition"]),
         scripts.planner("retrieve", "keyword", None, []),  # search by the question's own terms
     )
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient"))
+    fake.script(scripts.analyzer("sufficient"))
     fake.script("SynthesizerOutput", scripts.refer_claims(scripts.pick("record", "heaviest completed set of bench press")))
     async with open_engine() as engine:
         await seed(engine)
@@ -147,10 +147,9 @@ def two_questions(*questions: str) -> dict[str, Any]:
 
 
 async def test_every_answer_to_one_gap_is_kept_with_its_question(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.default("PlannerOutput", scripts.planner())
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.default(scripts.planner())
     fake.script(
-        "AnalyzerOutput",
         scripts.analyzer("insufficient", [scripts.gap(FELT, "subjective")]),
         # The model names the gap again: it was answered, so it is not asked twice.
         scripts.analyzer("partial", [scripts.gap(FELT, "subjective")]),
@@ -190,11 +189,11 @@ def test_a_question_asked_again_keeps_both_answers() -> None:
 async def test_a_gap_of_a_loaded_domain_leaves_a_sufficient_answer_whole(
     open_engine: OpenEngine, fake: FakeOllama
 ) -> None:
-    fake.script("RouterOutput", scripts.router("QUERY", ["strength"]))
-    fake.default("PlannerOutput", scripts.planner())
+    fake.script(scripts.router("QUERY", ["strength"]))
+    fake.default(scripts.planner())
     # The model says strength knowledge is missing while strength is the loaded domain.
     loaded_gap = scripts.gap("more strength", "expertise", True, "strength")
-    fake.script("AnalyzerOutput", scripts.analyzer("sufficient", [loaded_gap]))
+    fake.script(scripts.analyzer("sufficient", [loaded_gap]))
     fake.script("SynthesizerOutput", scripts.refer("Your latest bench: {e}.", e="2026-11-22 ·"))
     async with open_engine() as engine:
         await seed(engine)

@@ -83,7 +83,7 @@ async def test_a_claim_the_log_contradicts_never_goes_up_for_approval(open_engin
         operations=[scripts.op_plan(d) for d in WEEK],
         assumptions=[scripts.assumption("your working weight is 140 kg", source=TODAY.isoformat())],
     )
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", wrong)
     async with open_engine() as engine:
         await seed(engine)
@@ -95,7 +95,7 @@ async def test_plan_text_states_no_numbers_of_its_own(open_engine: OpenEngine, f
     raw = scripts.former(goal="Bench 140 kg for 5", operations=[scripts.op_plan(WEEK[0], weight=57.5)],
                          assumptions=[scripts.assumption("current working weight is 55 kg", source="2026-11-22")])
     by_reference = dict(raw, goal="Bench {Q1} for {Q2}")
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", raw, by_reference)
     async with open_engine() as engine:
         await seed(engine)
@@ -118,7 +118,7 @@ def domains_with(tmp_path: Path, old: str, new: str) -> Path:
 
 async def test_max_time_ms_is_a_deadline_on_the_whole_loop(tmp_path: Path, fake: FakeOllama) -> None:
     domains = domains_with(tmp_path, "max_time_ms = 90000", "max_time_ms = 1000")
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", Delay(20, scripts.good_plan()))
     async with Engine.open(engine_config(tmp_path / "data", fake, domains_dir=domains, timeout_s=60)) as engine:
         await seed(engine)
@@ -132,7 +132,7 @@ async def test_investigation_tools_decide_what_the_loop_reads(tmp_path: Path, fa
     domains = domains_with(
         tmp_path, 'investigation_tools = ["entries", "facts", "expertise", "knowledge"]', 'investigation_tools = ["expertise"]'
     )
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", scripts.good_plan())
     async with Engine.open(engine_config(tmp_path / "data", fake, domains_dir=domains)) as engine:
         await seed(engine)

@@ -25,7 +25,7 @@ async def test_a_round_that_would_be_asked_the_same_is_not_run(open_engine: Open
         operations=[scripts.op_plan(WEEK[0])],
         assumptions=[scripts.assumption("they can recover from 3 sessions", status="unresolved", source="")],
     )
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", unsure)
     async with open_engine() as engine:
         await seed(engine)
@@ -36,7 +36,7 @@ async def test_a_round_that_would_be_asked_the_same_is_not_run(open_engine: Open
 
 
 async def test_the_same_proposal_again_ends_the_loop(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", plan("Bench 140 kg for 5"))  # a wording problem it never fixes
     async with open_engine() as engine:
         await seed(engine)
@@ -46,7 +46,7 @@ async def test_the_same_proposal_again_ends_the_loop(open_engine: OpenEngine, fa
 
 
 async def test_confidence_that_does_not_rise_ends_the_loop(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", plan("Bench 140 kg for 5"), plan("Bench 150 kg for 5"), plan("Bench 160 kg for 5"))
     async with open_engine() as engine:
         await seed(engine)
@@ -56,7 +56,7 @@ async def test_confidence_that_does_not_rise_ends_the_loop(open_engine: OpenEngi
 
 
 async def test_a_round_that_improves_goes_on(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     two_problems = plan("Bench 140 kg for 5")
     two_problems["steps"] = ["Add 2.5 kg a session"]
     fake.script("TaskFormationOutput", two_problems, plan("Bench 140 kg for 5"), plan("Bench {Q1} for {Q2}"))

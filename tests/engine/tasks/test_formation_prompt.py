@@ -94,7 +94,7 @@ async def test_the_formation_prompt_is_sized_to_the_request(
     request_text: str, exercise: str, weight: float, not_named: tuple[str, ...], open_month: Callable[[], Any],
     fake: FakeOllama,
 ) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     # Round 1 writes a number of its own, so that a second round runs with the problem named.
     fake.script("TaskFormationOutput", plan(exercise, weight, "Lift 140 kg"))
     fake.default("TaskFormationOutput", plan(exercise, weight, "Lift heavier, step by step"))

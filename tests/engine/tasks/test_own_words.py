@@ -86,7 +86,7 @@ async def test_a_plan_resting_on_their_goal_is_not_questioned(open_engine: OpenE
             scripts.assumption(f"they aim for {{{goal}}} by March", source=goal),
         ])
 
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", reply)
     async with open_engine() as engine:
         await seed(engine)
@@ -108,7 +108,7 @@ async def test_an_answer_is_evidence_with_its_source(open_engine: OpenEngine, fa
             scripts.assumption(f"their bench 1RM is about {{{best}}}", source=best),
         ])
 
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", asks)
     fake.default("TaskFormationOutput", after)
     async with open_engine() as engine:
@@ -132,7 +132,7 @@ OPTION = "(the first option pressed)"
 async def test_a_yes_confirms_the_claim_asked_about(said: str, open_engine: OpenEngine, fake: FakeOllama) -> None:
     unsure = scripts.former(operations=[scripts.op_plan(d) for d in WEEK],
                             assumptions=[scripts.assumption(UNSURE, status="unresolved", source="")])
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", unsure)
     async with open_engine() as engine:
         await seed(engine)
@@ -153,7 +153,7 @@ async def test_a_yes_confirms_the_claim_asked_about(said: str, open_engine: Open
 async def test_a_no_is_never_asked_again(open_engine: OpenEngine, fake: FakeOllama) -> None:
     unsure = scripts.former(operations=[scripts.op_plan(d) for d in WEEK],
                             assumptions=[scripts.assumption(UNSURE, status="unresolved", source="")])
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", unsure)
     async with open_engine() as engine:
         await seed(engine)
@@ -174,7 +174,7 @@ async def test_a_no_is_never_asked_again(open_engine: OpenEngine, fake: FakeOlla
 
 async def test_a_plan_may_state_the_persons_own_number(open_engine: OpenEngine, fake: FakeOllama) -> None:
     plan = week_of_bench(goal="Bench 100 kg by March", steps=["Add a small jump each session", "Work up to 100kg over 4 weeks"])
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", plan)
     async with open_engine() as engine:
         await seed(engine)
@@ -200,7 +200,7 @@ async def test_a_goal_with_numbers_they_did_not_give_is_sent_back(open_engine: O
         fixed["operations"] = [*fixed["operations"], goal]
         return fixed
 
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", invented, theirs)
     async with open_engine() as engine:
         await seed(engine)
@@ -214,7 +214,7 @@ async def test_a_goal_with_numbers_they_did_not_give_is_sent_back(open_engine: O
 async def test_a_goal_never_fixed_is_never_committed(open_engine: OpenEngine, fake: FakeOllama) -> None:
     invented = week_of_bench()
     invented["operations"] = [*invented["operations"], {"op": "set_goal", "goal": "bench 120 kg by June", "exercise": "bench press"}]
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", invented)
     async with open_engine() as engine:
         await seed(engine)
@@ -227,7 +227,7 @@ async def test_a_goal_never_fixed_is_never_committed(open_engine: OpenEngine, fa
 
 
 async def test_a_correction_to_a_value_they_did_not_give_is_sent_back(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("CORRECTION", ["strength"]))
+    fake.script(scripts.router("CORRECTION", ["strength"]))
     fake.default("TaskFormationOutput", scripts.former(goal="Fix today's bench", operations=[scripts.op_correct("55", "65")],
                                                        steps=["Correct the weight"]))
     async with open_engine() as engine:
@@ -242,7 +242,7 @@ async def test_a_planned_weight_in_another_unit_than_the_log_is_sent_back(open_e
     in_lb = week_of_bench()
     for op in in_lb["operations"]:
         op["unit"] = "lb"
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", in_lb, week_of_bench())
     async with open_engine() as engine:
         await seed(engine)

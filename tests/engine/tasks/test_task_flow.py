@@ -63,7 +63,7 @@ def rule_id(word: str, domain: str = "strength") -> str:
 
 
 def script_plan(fake: FakeOllama, *formers: dict) -> None:  # type: ignore[type-arg]
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.script("TaskFormationOutput", *formers)
 
 
@@ -178,7 +178,7 @@ async def test_undo_reverts_the_last_patch(open_engine: OpenEngine, fake: FakeOl
 
 
 async def test_correction_supersedes_the_latest_matching_entry(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("CORRECTION", ["strength"]))
+    fake.script(scripts.router("CORRECTION", ["strength"]))
     fake.script(
         "TaskFormationOutput",
         scripts.former(goal="Fix today's bench weight", operations=[scripts.op_correct("55", "60")], steps=["Correct the weight"]),
@@ -201,7 +201,7 @@ async def test_correction_supersedes_the_latest_matching_entry(open_engine: Open
 
 async def test_no_task_and_work_plan_store_nothing(open_engine: OpenEngine, fake: FakeOllama) -> None:
     script_plan(fake, scripts.former(next_step="no_task"))
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     deload = scripts.assumption("deloads help after a stall", source=rule_id("deload"))
     fake.script("TaskFormationOutput", scripts.former(operations=[], assumptions=[deload]))
     async with open_engine() as engine:
@@ -222,7 +222,7 @@ async def test_never_reaching_the_threshold_asks_then_downgrades(open_engine: Op
         operations=[scripts.op_plan(WEEK[0])],
         assumptions=[scripts.assumption("they can recover from 3 sessions", status="unresolved", source="")],
     )
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", unsure)
     async with open_engine() as engine:
         await seed(engine)
@@ -252,7 +252,7 @@ async def test_stagnating_confidence_stops_early(tmp_path: Path, fake: FakeOllam
         operations=[scripts.op_plan(WEEK[0])],
         assumptions=[scripts.assumption("enough recovery", status="unresolved", source="")],
     )
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", stuck)
     async with Engine.open(engine_config(tmp_path / "data", fake, domains_dir=domains)) as engine:
         assert engine.selector.registry.get("strength").attempt_budget.max_attempts == 8  # type: ignore[union-attr]
@@ -274,7 +274,7 @@ async def test_ask_user_then_ready(open_engine: OpenEngine, fake: FakeOllama) ->
 
 
 async def test_validated_claim_without_a_source_is_not_trusted(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script(scripts.router("TASK", ["strength"]))
     fake.default(
         "TaskFormationOutput",
         scripts.former(
@@ -289,7 +289,7 @@ async def test_validated_claim_without_a_source_is_not_trusted(open_engine: Open
 
 
 async def test_op_outside_the_tool_profile_is_refused_before_approval(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    fake.script("RouterOutput", scripts.router("TASK", ["nutrition"]))
+    fake.script(scripts.router("TASK", ["nutrition"]))
     fake.script(
         "TaskFormationOutput",
         scripts.former(goal="meal plan", operations=[scripts.op_plan(WEEK[0], exercise="chicken breast")]),
@@ -323,7 +323,7 @@ async def test_planned_session_is_completed_by_a_later_log(open_engine: OpenEngi
         assumptions=[scripts.assumption("current working weight is 55 kg", source="2026-11-22")],
     )
     script_plan(fake, today_plan)
-    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script(scripts.router("LOG"))
     fake.script("ParserOutput", scripts.strength("bench press", 57.5, 5, 5))
     async with open_engine() as engine:
         await seed(engine)
