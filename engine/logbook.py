@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
 from datetime import date
 from functools import cached_property
 from pathlib import Path
@@ -26,9 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import EngineConfig
 from engine.domains.registry import ActiveDomainContext, DomainRegistry, DomainSelector
-from engine.importers import APPS, StoreReport, detect, store_imported, store_workouts
-from engine.importers.common import APP_TITLES, ImportFormatError, LeftOut, WeightUnit, WorkoutReader
-from engine.importers.files import ExportFile, ScannedExport, open_export, read_export, scan
+from engine.entries.export import Export
+from engine.importers import APPS, StoreReport, detect
+from engine.importers.common import ImportFormatError, LeftOut, WeightUnit
+from engine.importers.files import ExportFile, FileImport, ScannedExport, open_export, scan, store_export
+from engine.importers.notes_folder import NotesImport
 from engine.importers.strong import ExerciseNamer
 from engine.knowledge.config import KnowledgeConfig
 from engine.knowledge.model import Chunk, ExpansionResult, IngestReport
@@ -41,40 +42,6 @@ if TYPE_CHECKING:
     from engine.entries.model import Entry as Entry
     from engine.importers.notes import NotesScan as NotesScan
     from engine.knowledge.base import KnowledgeBase as KnowledgeBase
-
-
-@dataclass(frozen=True, slots=True)
-class FileImport:
-    """What importing an app's export did."""
-
-    report: StoreReport
-    read: WorkoutReader
-    """The rows read: ``ignored`` and ``problems`` (the first ``keep`` of each listed), ``workouts`` built."""
-    title: str
-    """The app as its name is written: ``Strong``, ``Hevy``, ``FitNotes``."""
-
-
-@dataclass(frozen=True, slots=True)
-class NotesImport:
-    """What importing a folder of daily notes did."""
-
-    report: StoreReport
-    by_model: int
-    """New notes the model read into sets."""
-    by_code: int
-    """New notes code read into sets whole, no model needed."""
-    model_note: str
-    """Why the model read none (not asked, or not reachable), or empty."""
-
-
-@dataclass(frozen=True, slots=True)
-class Export:
-    """A person's entries written out."""
-
-    text: str
-    entries: int
-    left_out: int = 0
-    """Entries the format cannot hold (Strong's: planned sessions, meals, notes)."""
 
 
 class Logbook:
@@ -155,12 +122,8 @@ class Logbook:
 
     @staticmethod
     def open_export(file: Path) -> ExportFile:
-        """Read the first bytes of an export.
-
-        Raises:
-            OSError: the file cannot be read.
-            ImportFormatError: it is not text in an encoding an export is written in.
-        """
+        """Read the first bytes of an export (raises OSError: unreadable; ImportFormatError: not text an
+        export is written in)."""
         return open_export(file)
 
     def scan_export(
@@ -215,15 +178,9 @@ class Logbook:
         """
         async with self._store(create=True) as store:
             assert store is not None
-            with read_export(scanned, user_key=user, namer=self._namer, default_unit=unit, keep=keep) as read:
-                # Rows read so far are done: stored, or left out and reported.
-                report = await store_workouts(
-                    store.db,
-                    user,
-                    read,
-                    progress=None if progress is None else lambda _: progress(read.rows, scanned.rows),
-                )
-        return FileImport(report=report, read=read, title=APP_TITLES[scanned.app])
+            return await store_export(
+                store.db, user, scanned, namer=self._namer, unit=unit, keep=keep, progress=progress
+            )
 
     async def import_file(
         self,
@@ -270,56 +227,12 @@ class Logbook:
         Raises:
             DataDirError: the data folder cannot be used.
         """
-        from engine.agents.llm import LLM
-        from engine.errors import ModelMissing, ModelTimeout, ModelUnreachable
-        from engine.importers.notes import note_entry, parse_note, read_note, source_key
-        from engine.reading.message import keep_read, log_words
+        from engine.importers.notes_folder import store_notes
 
-        config = self.config
-        ctx = self.context(domains)
-        config.data_dir.mkdir(parents=True, exist_ok=True)
-        db = await Database.open(config.entries_db)
-        llm = LLM(config.llm) if use_model else None
-        parsed, read_by_code = 0, 0
-        model_note = "" if use_model else "the model was not asked: notes code could not read whole kept with their terms"
-        words = log_words(self.registry, ctx)
-        items = notes.notes
-        try:
-            keys = [source_key(user, n, parsed=True) for n in items]
-            done_before = await EntryStore(db).existing_source_keys(user, keys)
-            entries = []
-            for done, note in enumerate(items, start=1):
-                if progress is not None:
-                    progress(done, len(items))
-                if source_key(user, note, parsed=True) in done_before:
-                    continue  # read into sets before: nothing left to do (and the model is the slow part)
-                # Code reads what it can be sure of first; the model only reads a note code could not read whole.
-                reading, whole = read_note(note, words)
-                by_code = reading is not None
-                if whole:
-                    read_by_code += 1
-                    entries.append(note_entry(user, note, ctx, reading))
-                    continue
-                if llm is not None:
-                    try:
-                        by_model = await parse_note(llm, ctx, note)
-                    except (ModelUnreachable, ModelTimeout, ModelMissing) as exc:
-                        # One clear line, then the rest without the model rather than a failure per note.
-                        model_note = f"{exc} Notes were kept with their terms; import again later to read the sets."
-                        await llm.aclose()
-                        llm = None
-                        by_model = None
-                    if by_model is not None:
-                        parsed += 1
-                        reading, by_code = (keep_read(by_model, reading) if reading else by_model), False
-                entries.append(note_entry(user, note, ctx, reading, by_code=by_code))
-            report = await store_imported(db, user, entries)
-            report = replace(report, present=report.present + len(done_before))
-        finally:
-            if llm is not None:
-                await llm.aclose()
-            await db.close()
-        return NotesImport(report=report, by_model=parsed, by_code=read_by_code, model_note=model_note)
+        llm = self.config.llm if use_model else None
+        async with self._store(create=True) as store:
+            assert store is not None
+            return await store_notes(store.db, llm, self.registry, self.context(domains), user, notes.notes, progress=progress)
 
     # Export.
 
@@ -329,13 +242,9 @@ class Logbook:
         Raises:
             DataDirError: the data folder cannot be used.
         """
-        from engine.entries.export import ExportFormat, render
-        from engine.entries.strong_format import strong_left_out
+        from engine.entries.export import written_out
 
-        chosen: ExportFormat = "json" if fmt == "json" else "strong" if fmt == "strong" else "csv"
-        entries = await self.entries(user)
-        left = strong_left_out(entries) if chosen == "strong" else 0
-        return Export(text=render(entries, chosen), entries=len(entries), left_out=left)
+        return written_out(await self.entries(user), fmt)
 
     # How code reads words: the vocabulary, a question.
 
@@ -358,58 +267,10 @@ class Logbook:
         Raises:
             DataDirError: the data folder cannot be used.
         """
-        from engine.entries.export import all_entries
-        from engine.language.unknown import unknown_names
-        from engine.query.asking import shows_list
-        from engine.query.questions import read_question
-        from engine.query.retrieval import RetrievalResult, Retriever, normalize_instructions
+        from engine.query.search import search_report
 
-        ctx = self.context(domains)
-        path = self.config.entries_db
-        result = RetrievalResult(warnings=[f"no entries are stored yet ({path} does not exist)"])
-        found: list[Entry] = []
-        own: list[str] = []
         async with self._store(create=False) as store:
-            if store is not None:
-                # The person's own unknown names count as terms, so a question can name them.
-                own = [u.name for u in unknown_names(await all_entries(store, user), ctx.vocabulary)]
-            shape = read_question(question, ctx, today, known_names=own)
-            instructions = normalize_instructions([], shape, ctx, lists=shows_list(question))
-            if store is not None:
-                result, found = await Retriever(store).run(
-                    user, instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1,
-                    canonical=ctx.vocabulary.canonicals,
-                )  # fmt: skip
-        wanted = set(shape.wanted)
-        return {
-            "question": question,
-            "user": user,
-            "today": today.isoformat(),
-            "domains": ctx.domains_loaded,
-            "reading": {
-                "terms": shape.terms,
-                "families": shape.families,
-                "search_terms": shape.wanted,
-                "generic_words_ignored": shape.generic,
-                "intents": shape.intents,
-                "named_day": shape.date.model_dump(mode="json") if shape.date is not None else None,
-                "periods": [p.model_dump(mode="json") for p in shape.periods],
-                "not_read": shape.unread,
-            },
-            "instructions": [i.model_dump(mode="json", exclude_defaults=True) for i in instructions],
-            "attempts": [a.model_dump(mode="json") for a in result.attempts],
-            "warnings": result.warnings,
-            "entries": [
-                {
-                    "date": e.occurred_on.isoformat(),
-                    "domain": e.domain,
-                    "summary": e.summary,
-                    "matched": [t for t in e.terms if t in wanted],
-                    "entry_id": e.entry_id,
-                }
-                for e in found
-            ],
-        }
+            return await search_report(store, question, user, today, self.context(domains), self.config.entries_db)
 
     # The knowledge base.
 
@@ -434,18 +295,6 @@ class Logbook:
 
 
 __all__ = [
-    "Chunk",
-    "ExpansionResult",
-    "Export",
-    "ExportFile",
-    "FileImport",
-    "ImportFormatError",
-    "IngestReport",
-    "LeftOut",
-    "Logbook",
-    "NotesImport",
-    "ScannedExport",
-    "StoreReport",
-    "UnknownName",
-    "WeightUnit",
+    "Chunk", "ExpansionResult", "Export", "ExportFile", "FileImport", "ImportFormatError", "IngestReport",
+    "LeftOut", "Logbook", "NotesImport", "ScannedExport", "StoreReport", "UnknownName", "WeightUnit",
 ]

@@ -22,12 +22,13 @@ import csv
 import io
 import json
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
 from engine.entries.model import Entry
 from engine.entries.sets import SetLine, set_lines, text
-from engine.entries.strong_format import to_strong
+from engine.entries.strong_format import strong_left_out, to_strong
 from engine.store.entries import ALL_KINDS, EntryStore
 
 ExportFormat = Literal["csv", "json", "strong"]
@@ -99,3 +100,20 @@ def render(entries: Sequence[Entry], fmt: ExportFormat) -> str:
     if fmt == "strong":
         return to_strong(entries)
     return to_csv(entries)
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A person's entries written out."""
+
+    text: str
+    entries: int
+    left_out: int = 0
+    """Entries the format cannot hold (Strong's: planned sessions, meals, notes)."""
+
+
+def written_out(entries: Sequence[Entry], fmt: str = "csv") -> Export:
+    """``entries`` as ``csv`` (a row per set), ``json`` or ``strong`` (Strong's CSV; what it cannot hold is counted)."""
+    chosen: ExportFormat = "json" if fmt == "json" else "strong" if fmt == "strong" else "csv"
+    left = strong_left_out(entries) if chosen == "strong" else 0
+    return Export(text=render(entries, chosen), entries=len(entries), left_out=left)

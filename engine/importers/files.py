@@ -23,16 +23,18 @@ split or merged.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.importers.common import App, ImportFormatError, Progress, TextFile, WeightUnit, WorkoutKey
+from engine.importers import StoreReport, store_workouts
+from engine.importers.common import APP_TITLES, App, ImportFormatError, Progress, TextFile, WeightUnit, WorkoutKey
 from engine.importers.common import WorkoutReader, encodings, read_records
 from engine.importers.common.textfile import NOT_TEXT, PREFIX_BYTES, head_text
 from engine.importers.detect import row_reader
 from engine.importers.strong import ExerciseNamer
+from engine.store.db import Database
 
 PROGRESS_EVERY = 500
 """Rows between progress calls."""
@@ -177,3 +179,34 @@ def read_export(
             )
         except UnicodeDecodeError:
             raise changed from None  # it decoded whole in the first pass
+
+
+@dataclass(frozen=True, slots=True)
+class FileImport:
+    """What importing an app's export did."""
+
+    report: StoreReport
+    read: WorkoutReader
+    """The rows read: ``ignored`` and ``problems`` (the first ``keep`` of each listed), ``workouts`` built."""
+    title: str
+    """The app as its name is written: ``Strong``, ``Hevy``, ``FitNotes``."""
+
+
+async def store_export(
+    db: Database,
+    user: str,
+    scanned: ScannedExport,
+    *,
+    namer: ExerciseNamer,
+    unit: WeightUnit = "kg",
+    keep: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> FileImport:
+    """The second pass: the file's workouts read, built and stored a batch (one transaction) at a time;
+    ``progress`` gets (rows read, rows in the file) after each batch."""
+    with read_export(scanned, user_key=user, namer=namer, default_unit=unit, keep=keep) as read:
+        # Rows read so far are done: stored, or left out and reported.
+        report = await store_workouts(
+            db, user, read, progress=None if progress is None else lambda _: progress(read.rows, scanned.rows)
+        )
+    return FileImport(report=report, read=read, title=APP_TITLES[scanned.app])
