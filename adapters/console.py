@@ -23,7 +23,7 @@ from pydantic import TypeAdapter, ValidationError
 from adapters.common import REVISE_PROMPT, Pending, command_turn, open_prompt, read_command, read_typed, visible
 from adapters.common.intake import DeliveryStore
 from adapters.common.notes import entry_dates, notes_for
-from engine import Answer, ApprovalDecision, ApprovalRequest, Ask, Document, Failure, Handler, Logged, Notice, Outcome
+from engine import Answer, ApprovalDecision, ApprovalRequest, Ask, Closed, Document, Failure, Handler, Logged, Notice, Outcome
 from engine import Delivery, Message, Resume, Turn
 
 HELP = """\
@@ -139,6 +139,8 @@ class ConsoleChat:
 
     def _show(self, outcomes: list[Outcome]) -> None:
         for outcome in outcomes:
+            if isinstance(outcome, Closed):  # the question closed here; what follows says how it went
+                continue
             if isinstance(outcome, (Ask, ApprovalRequest)):
                 self._pending = outcome
             if isinstance(outcome, Document):

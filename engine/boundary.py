@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from engine.outcomes import Outcome
+from engine.outcomes import ApprovalRequest, Ask, Outcome
 from engine.turns import Turn
 
 Progress = Callable[[str], Awaitable[None]]
@@ -20,4 +20,8 @@ class Handler(Protocol):
 
     async def handle(self, turn: Turn, progress: Progress | None = None) -> list[Outcome]:
         """Run one turn; turns of one conversation run in arrival order."""
+        ...
+
+    async def pending(self, conversation: str, user: str) -> Ask | ApprovalRequest | None:
+        """The conversation's open question or plan, if any: a read, no turn (``user`` is who asks)."""
         ...

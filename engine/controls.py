@@ -18,9 +18,9 @@ from engine import texts
 from engine.entries.export import ExportFormat, all_entries
 from engine.entries.export import render as render_export
 from engine.entries.strong_format import strong_left_out
-from engine.interrupts import CANCEL, to_outcome
+from engine.interrupts import CANCEL, closed_by, to_outcome
 from engine.language.dates import today_in
-from engine.outcomes import Document, Failure, Notice, Outcome
+from engine.outcomes import Closed, Document, Failure, Notice, Outcome
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations
 from engine.store.patches import PatchStore
@@ -53,9 +53,10 @@ async def _run(engine: Core, turn: Control) -> list[Outcome]:
     thread = await engine.conversations.thread_id(turn.conversation)
     action = turn.action
     if action == "reset":
+        dropped = await _dropped(engine, thread, "Closed: fresh conversation")
         await engine.conversations.new_epoch(turn.conversation)
         await engine.checkpointer.adelete_thread(thread)
-        return [Notice(text=texts.RESET, code="reset")]
+        return [*dropped, Notice(text=texts.RESET, code="reset")]
     if action == "cancel":
         return await cancel(engine, turn, thread)
     if action == "status":
@@ -70,13 +71,20 @@ async def _run(engine: Core, turn: Control) -> list[Outcome]:
         return await undo(engine.entries, engine.patches, turn)
     if action == "history":
         return await history(engine.patches, turn)
+    dropped = await _dropped(engine, thread, "Closed")
     removed = await forget(engine, turn)
-    return [Notice(text=texts.forgotten(removed, with_conversation=True), code="forgotten")]
+    return [*dropped, Notice(text=texts.forgotten(removed, with_conversation=True), code="forgotten")]
+
+
+async def _dropped(engine: Core, thread: str, label: str) -> list[Outcome]:
+    """The `Closed` of the question or plan that a command about to drop the thread takes with it."""
+    pending = await engine.paused_on(thread)
+    return [Closed(interrupt_id=pending.id, label=label)] if pending is not None else []
 
 
 async def cancel(engine: Core, turn: Control, thread: str) -> list[Outcome]:
     """Drop the open question or plan — only the person it was asked of may."""
-    pending = await engine.pending(thread)
+    pending = await engine.paused_on(thread)
     if pending is None:
         return [Notice(text=texts.NOTHING_TO_CANCEL, code="nothing")]
     if pending.payload.asked_by and pending.payload.asked_by != turn.user:
@@ -84,12 +92,12 @@ async def cancel(engine: Core, turn: Control, thread: str) -> list[Outcome]:
     item = await engine.inbox.record(turn.conversation, turn.user, "control", turn.model_dump_json(), turn.message_id)
     if item is None:
         return []
-    return await engine.invoke(item, thread, Command(resume=CANCEL))
+    return await engine.invoke(item, thread, Command(resume=CANCEL), closed_by(pending.id, None))
 
 
 async def status(engine: Core, turn: Control, thread: str) -> list[Outcome]:
     """The open question or plan, shown again last, after what is kept: a failed answer, turns to retry, held ones."""
-    pending = await engine.pending(thread)
+    pending = await engine.paused_on(thread)
     unfinished = await engine.inbox.failed(turn.conversation)
     notes: list[Outcome] = []
     for item in unfinished:
@@ -127,7 +135,7 @@ async def retry(engine: Core, turn: Control, thread: str) -> list[Outcome]:
         return [Notice(text=texts.NOTHING_TO_RETRY, code="nothing")]
     outcomes: list[Outcome] = []
     for done, item in enumerate(unfinished):
-        if item.kind == "message" and await engine.pending(thread) is not None:
+        if item.kind == "message" and await engine.paused_on(thread) is not None:
             outcomes.append(Notice(text=texts.retry_paused(len(unfinished) - done), code="busy"))
             break
         result = await run_item(engine, item)

@@ -41,10 +41,10 @@ from engine.controls import run_control
 from engine.errors import UserFacingError
 from engine.graph.state import fresh_turn
 from engine.graph.steps import current_progress
-from engine.interrupts import read_payload, resume_value, to_outcome
+from engine.interrupts import closed_by, closing, read_payload, resume_value, to_outcome
 from engine.language.dates import today_in
 from engine.language.text import clean
-from engine.outcomes import Failure, Outcome
+from engine.outcomes import ApprovalRequest, Ask, Closed, Failure, Outcome
 from engine.runtime import backlog, repeats
 from engine.runtime.failures import hide_credentials, storage_failure
 from engine.runtime.intake import Intake
@@ -61,7 +61,7 @@ PRUNE_EVERY_TURNS = 500
 """How often finished inbox rows are pruned in a long-running process."""
 _outcomes = TypeAdapter(list[Outcome])
 _LOOKS = frozenset({"status", "history", "export"})
-"""Commands that only look (adapters send ``status`` to check a press): held messages wait for a real turn."""
+"""Commands that only look: held messages wait for a real turn."""
 
 
 class Engine(Intake):
@@ -121,6 +121,21 @@ class Engine(Intake):
 
     # ------------------------------------------------------------------ boundary
 
+    async def pending(self, conversation: str, user: str) -> Ask | ApprovalRequest | None:
+        """The conversation's open question or plan, as ``handle`` showed it; no turn runs, no model call.
+
+        ``user`` is who asks (an adapter reading a typed line); the question may be someone
+        else's (``asked_by``), and the adapter decides what that means. Waits for the
+        conversation's running turn, as a turn would. Storage that fails reads as nothing open.
+        """
+        try:
+            async with self._locks.hold(conversation):
+                paused = await self.paused_on(await self.conversations.thread_id(conversation))
+        except (sqlite3.Error, OSError) as exc:
+            log.error("pending.storage_failed", error=str(exc), conversation=conversation, user=user)
+            return None
+        return to_outcome(paused.id, paused.payload) if paused is not None else None
+
     async def handle(self, turn: Turn, progress: Progress | None = None) -> list[Outcome]:
         """Run one turn and return what the person should see.
 
@@ -155,7 +170,7 @@ class Engine(Intake):
             return await self._again(turn, seen), True
         if isinstance(turn, Message):
             return await self._message(turn, arrival)
-        return await self._resume(turn, arrival, await self.pending(arrival.thread))
+        return await self._resume(turn, arrival, await self.paused_on(arrival.thread))
 
     async def _again(self, turn: Turn, seen: InboxItem) -> list[Outcome]:
         log.info("turn.again", message_id=turn.message_id, status=seen.status)
@@ -173,7 +188,7 @@ class Engine(Intake):
         # What waited runs before what is new.
         held = await backlog.run_held(self, turn.conversation) if arrival.held else []
         thread, tz = arrival.thread, arrival.timezone or self.config.default_timezone
-        pending = await self.pending(thread)
+        pending = await self.paused_on(thread)
         verdict = check_message(turn, text, pending, self._reader(turn, tz)) if pending is not None else None
         if isinstance(verdict, AnswerPending):
             outcomes, waiting = await self._resume(verdict.resume, arrival, pending)
@@ -209,7 +224,9 @@ class Engine(Intake):
         item = await self.inbox.record(turn.conversation, turn.user, "resume", turn.model_dump_json(), turn.message_id)
         if item is None:
             return [], arrival.held
-        return await self.invoke(item, arrival.thread, Command(resume=resume_value(turn.answer))), arrival.held
+        assert pending is not None  # check_resume refuses an answer to nothing
+        resume: Command[Any] = Command(resume=resume_value(turn.answer))
+        return await self.invoke(item, arrival.thread, resume, closed_by(pending.id, turn.answer)), arrival.held
 
     # ------------------------------------------------------------------ the graph (also used by controls)
 
@@ -234,7 +251,7 @@ class Engine(Intake):
             config["metadata"] = {"inbox_item": item}
         return config
 
-    async def pending(self, thread: str) -> Pending | None:
+    async def paused_on(self, thread: str) -> Pending | None:
         """The question or plan the thread is paused on, if any."""
         snapshot = await self.graph.aget_state(self.thread_config(thread))
         for intr in snapshot.interrupts:
@@ -243,10 +260,11 @@ class Engine(Intake):
                 return Pending(id=intr.id, payload=payload)
         return None
 
-    async def invoke(self, item: int, thread: str, graph_input: Any) -> list[Outcome]:
+    async def invoke(self, item: int, thread: str, graph_input: Any, closes: Closed | None = None) -> list[Outcome]:
         """Run the graph for the inbox item ``item`` and mark the item done or failed.
 
-        On failure the thread goes back to where it was before the run, and an
+        ``closes``: the pause this run resumes; its `Closed` leads the outcomes once it is not shown
+        again (`interrupts.closing`). On failure the thread goes back to where it was before the run, and an
         answer's question is shown again after the `Failure`.
         """
         before = await latest_checkpoint(self.checkpointer, thread)
@@ -271,7 +289,7 @@ class Engine(Intake):
             # the half-run state LangGraph saved on the way out must not linger.
             await asyncio.shield(roll_back(self.checkpointer, thread, before))
             raise
-        outcomes = self.outcomes_of(result.get("outcomes"), result.get("__interrupt__"))
+        outcomes = closing(closes, self.outcomes_of(result.get("outcomes"), result.get("__interrupt__")))
         await self.inbox.mark(item, "done", outcomes=outcomes_json(outcomes))
         await keep_latest(self.checkpointer, thread)
         self._turns += 1
@@ -282,7 +300,7 @@ class Engine(Intake):
     async def _failed(self, item: int, thread: str, before: str | None, failure: Failure) -> list[Outcome]:
         await roll_back(self.checkpointer, thread, before)
         outcomes: list[Outcome] = [failure]
-        still = await self.pending(thread)
+        still = await self.paused_on(thread)
         if still is not None:  # the answer that failed is kept; its question stays open
             outcomes.append(to_outcome(still.id, still.payload))
         await self.inbox.mark(item, "failed", failure.code, outcomes_json(outcomes))

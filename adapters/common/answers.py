@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from engine import ApprovalDecision, ApprovalRequest, Ask, ClarificationAnswer, Control, Handler, Message, Resume, Turn
+from engine import ApprovalDecision, ApprovalRequest, Ask, ClarificationAnswer, Handler, Message, Resume, Turn
 
 Pick = Literal["choice", "skip", "approve", "revise", "cancel"]
 """What a person can pick: one of a question's choices, Skip, or a decision on a plan."""
@@ -199,6 +199,5 @@ def _said(text: str) -> str:
 
 
 async def open_prompt(engine: Handler, conversation: str, user: str) -> Pending | None:
-    """The conversation's open question or plan: a read-only ``status`` turn, no model call."""
-    outcomes = await engine.handle(Control(conversation=conversation, user=user, action="status"))
-    return next((o for o in outcomes if isinstance(o, (Ask, ApprovalRequest))), None)
+    """The conversation's open question or plan: the engine's ``pending`` read, no turn and no model call."""
+    return await engine.pending(conversation, user)

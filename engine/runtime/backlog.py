@@ -12,13 +12,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 import structlog
 from langgraph.types import Command
 from pydantic import TypeAdapter
 
 from engine import texts
-from engine.interrupts import CANCEL, resume_value
+from engine.interrupts import CANCEL, closed_by, resume_value
 from engine.outcomes import Failure, Notice, Outcome
 from engine.runtime.threads import roll_back
 from engine.store.inbox import InboxItem
@@ -59,7 +61,7 @@ async def run_item(engine: Core, item: InboxItem) -> list[Outcome]:
         # A run stopped half-way saved its state on the way out: back to where it started.
         parent = (snapshot.parent_config or {}).get("configurable", {}).get("checkpoint_id")
         await roll_back(engine.checkpointer, thread, parent)
-    pending = await engine.pending(thread)
+    pending = await engine.paused_on(thread)
     if isinstance(original, Message):
         if pending is not None:
             return [Notice(text=texts.retry_paused(1), code="busy")]
@@ -68,13 +70,14 @@ async def run_item(engine: Core, item: InboxItem) -> list[Outcome]:
         if pending is None or pending.id != original.interrupt_id:
             await engine.inbox.mark(item.id, "done", "stale", _dump([]))
             return [Notice(text=texts.ANSWER_TOO_LATE, code="stale")]
-        return await engine.invoke(item.id, thread, Command(resume=resume_value(original.answer)))
+        resume: Command[Any] = Command(resume=resume_value(original.answer))
+        return await engine.invoke(item.id, thread, resume, closed_by(pending.id, original.answer))
     assert isinstance(original, Control)
     if original.action == "cancel":
         if pending is None:
             await engine.inbox.mark(item.id, "done", "stale", _dump([]))
             return [Notice(text=texts.NOTHING_TO_CANCEL, code="nothing")]
-        return await engine.invoke(item.id, thread, Command(resume=CANCEL))
+        return await engine.invoke(item.id, thread, Command(resume=CANCEL), closed_by(pending.id, None))
     from engine.controls import run_control  # controls run /retry through this module
 
     return await run_control(engine, original, recorded=item.id)
@@ -85,7 +88,7 @@ async def run_held(engine: Core, conversation: str) -> list[Outcome]:
     outcomes: list[Outcome] = []
     while held := await engine.inbox.items(conversation, ("deferred",), limit=1):  # cheap: usually none
         thread = await engine.conversations.thread_id(conversation)
-        if await engine.pending(thread) is not None:
+        if await engine.paused_on(thread) is not None:
             break
         log.info("turn.held_runs", item=held[0].id)
         result = await run_item(engine, held[0])

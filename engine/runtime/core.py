@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from engine.admission import Pending
-from engine.outcomes import Outcome
+from engine.outcomes import Closed, Outcome
 from engine.runtime.locks import UserGate
 from engine.store.db import Database
 from engine.store.entries import EntryStore
@@ -39,9 +39,9 @@ class Core(Protocol):
 
     def outcomes_of(self, values: Any, interrupts: Any) -> list[Outcome]: ...
 
-    async def pending(self, thread: str) -> Pending | None: ...
+    async def paused_on(self, thread: str) -> Pending | None: ...
 
-    async def invoke(self, item: int, thread: str, graph_input: Any) -> list[Outcome]: ...
+    async def invoke(self, item: int, thread: str, graph_input: Any, closes: Closed | None = None) -> list[Outcome]: ...
 
     async def run_message(self, item: int, turn: Message, thread: str, timezone: str | None = None) -> list[Outcome]: ...
 

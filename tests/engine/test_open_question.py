@@ -21,6 +21,7 @@ from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+from tests.helpers.outcomes import after_closing
 
 CONV = USER = "console:kim"
 NOW = datetime(2026, 11, 25, 3, 0, tzinfo=timezone.utc)  # Wednesday noon in Seoul
@@ -110,7 +111,7 @@ async def test_a_question_while_a_question_is_open_is_answered_after_it(open_eng
         (held,) = await engine.handle(say("what's my heaviest bench?"))
         assert isinstance(held, Notice) and held.code == "held" and "new question, not as your answer" in held.text
         assert await still_open(engine, ask)
-        out = await engine.handle(answer(ask, ClarificationAnswer(answers=["Squat"])))
+        out = after_closing(await engine.handle(answer(ask, ClarificationAnswer(answers=["Squat"]))), ask)
         assert [type(o) for o in out][:1] == [Logged] and any(isinstance(o, Answer) for o in out[1:]), out
     assert "heaviest" not in fake.calls("ParserOutput")[-1]["messages"][-1]["content"]
 
@@ -134,3 +135,20 @@ async def test_a_log_given_as_the_change_after_revise_is_logged_after_the_decisi
         out = await engine.handle(answer(plan, ApprovalDecision(decision="approve")))
         assert "5 km" in logged(out)[-1] and "25:30" in logged(out)[-1], out
     assert len(fake.calls("TaskFormationOutput")) == 1  # the plan was not formed again with a run as its change
+
+
+async def test_pending_reads_the_open_question_without_a_turn(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    """Issue 23: adapters learnt what was open with a ``status`` turn (recorded, ordered, run like any turn);
+    ``engine.pending`` reads the checkpoint, and the turn that closes the question says so (`Closed`)."""
+    question(fake)
+    async with open_engine() as engine:
+        assert await engine.pending(CONV, USER) is None
+        (ask,) = await engine.handle(say(OPENER))
+        assert isinstance(ask, Ask)
+        assert await engine.pending(CONV, USER) == ask
+        assert await engine.pending("console:someone-else", USER) is None
+        rows = await engine.db.conn.execute_fetchall("SELECT COUNT(*) FROM inbox")
+        out = after_closing(await engine.handle(answer(ask, ClarificationAnswer(answers=["Squat"]))), ask, "Answered")
+        assert logged(out) == ["squat 100 kg × 5 reps × 5 sets"]
+        assert await engine.pending(CONV, USER) is None
+        assert (await engine.db.conn.execute_fetchall("SELECT COUNT(*) FROM inbox"))[0][0] == rows[0][0] + 1  # the answer only
