@@ -6,13 +6,14 @@ This module is the one API adapters import (``from engine import …``)::
 
 and, to keep what a platform delivered until it is handled (``Delivery``):
 ``engine.receive`` / ``unfinished`` / ``finish`` / ``note`` (see ``adapters/common/intake.py``).
+``engine.boundary`` lists every promise (``Handler``, ``DeliveryStore``).
 
 Everything else under ``engine/`` is internal and may move.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from engine.boundary import Handler, Progress
+from engine.boundary import Delivery, DeliveryStore, Handler, Progress
 from engine.config import EngineConfig, LLMConfig
 from engine.domains.registry import DomainFileError
 from engine.knowledge.config import KnowledgeConfig
@@ -31,7 +32,6 @@ from engine.outcomes import (
     Question,
 )
 from engine.store.db import DataDirError, check_writable
-from engine.store.inbox import Delivery
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, ControlAction, Message, Resume, Turn
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ __all__ = [
     "Control",
     "DataDirError",
     "Delivery",
+    "DeliveryStore",
     "ControlAction",
     "Document",
     "DomainFileError",

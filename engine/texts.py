@@ -53,7 +53,7 @@ _WILL = {"log": "log it", "question": "answer it"}
 
 
 def held_not_an_answer(taken: str) -> str:
-    """A log or a question sent while a question of ours was open (`engine.admission.taken_as`)."""
+    """A log or a question sent while a question of ours was open (`engine.conversation.admission.taken_as`)."""
     return (
         f"Taken as a new {taken}, not as your answer: I'll {_WILL[taken]} right after you answer "
         "the question above (or skip it; /status shows it again)."

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from engine import admission
+from engine.conversation import admission
 from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.engine import Engine
 from engine.outcomes import Answer, ApprovalRequest, Ask, Logged, Notice, Outcome

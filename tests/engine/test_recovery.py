@@ -15,7 +15,8 @@ import pytest
 
 from engine.engine import Engine
 from engine.outcomes import ApprovalRequest, Ask, Failure, Logged, Notice, Outcome
-from engine.store.inbox import Delivery, Inbox
+from engine.boundary import Delivery
+from engine.store.inbox import Inbox
 from engine.turns import ApprovalDecision, Control, Message, Resume
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
