@@ -16,7 +16,7 @@ import asyncio
 import sys
 import uuid
 from pathlib import Path
-from typing import Protocol, TextIO, runtime_checkable
+from typing import TextIO
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -245,7 +245,7 @@ class ConsoleChat:
                     unshown.append(_TURN.validate_json(d.payload))
                 except ValidationError:  # written by another version: nothing to show for it
                     await self._engine.finish(self._key, [d.id])
-        interrupted = await self._engine.interrupted(self._key) if isinstance(self._engine, _Resumable) else []
+        interrupted = await self._engine.interrupted(self._key)
         known = {t.message_id for t in unshown}
         cut_off = [t for t in interrupted if t.message_id not in known]
         if interrupted or unshown:
@@ -254,11 +254,6 @@ class ConsoleChat:
         for turn in [*unshown, *cut_off]:
             self._print("> " + (turn.text if isinstance(turn, Message) else "(your answer)" if isinstance(turn, Resume) else f"/{turn.action}"))
             await self._send(turn)
-
-
-@runtime_checkable
-class _Resumable(Protocol):
-    async def interrupted(self, conversation: str) -> list[Turn]: ...
 
 
 def _line_id() -> str:

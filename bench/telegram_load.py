@@ -198,6 +198,10 @@ class Timed:
         found: Ask | ApprovalRequest | None = await self.engine.pending(conversation, user)
         return found
 
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        turns: list[Turn] = await self.engine.interrupted(conversation)
+        return turns
+
 
 class StandIn:
     """Two model calls over HTTP, then ``Logged``: an engine that costs nothing but the model."""
@@ -226,6 +230,9 @@ class StandIn:
 
     async def pending(self, conversation: str, user: str) -> Ask | ApprovalRequest | None:
         return None  # it never asks
+
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        return []  # it keeps nothing
 
 
 # --------------------------------------------------------------------------- runs

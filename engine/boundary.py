@@ -49,6 +49,10 @@ class Handler(Protocol):
         """The conversation's open question or plan, if any: a read, no turn (``user`` is who asks)."""
         ...
 
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        """Turns of the conversation that a crash cut off, oldest first; ``handle`` each to run it."""
+        ...
+
 
 @runtime_checkable
 class DeliveryStore(Protocol):

@@ -152,3 +152,22 @@ async def test_pending_reads_the_open_question_without_a_turn(open_engine: OpenE
         assert logged(out) == ["squat 100 kg × 5 reps × 5 sets"]
         assert await engine.pending(CONV, USER) is None
         assert (await engine.db.conn.execute_fetchall("SELECT COUNT(*) FROM inbox"))[0][0] == rows[0][0] + 1  # the answer only
+
+
+async def test_closed_is_kept_for_a_redelivery_and_said_by_forget(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    """A delivery seen again gets what the first run showed, its `Closed` too (the buttons come off even
+    when the first reply never arrived); /forget, which drops the thread, closes what was open."""
+    question(fake)
+    async with open_engine() as engine:
+        (ask,) = await engine.handle(say(OPENER))
+        assert isinstance(ask, Ask)
+        reply = answer(ask, ClarificationAnswer(answers=["Squat"])).model_copy(update={"message_id": "d1"})
+        first = await engine.handle(reply)
+        assert after_closing(first, ask, "Answered") and await engine.handle(reply) == first
+        question(fake)
+        (again,) = await engine.handle(say(OPENER))
+        assert isinstance(again, Ask)
+        forget = Control(conversation=CONV, user=USER, action="forget")
+        (gone,) = after_closing(await engine.handle(forget), again, "Closed")
+        assert isinstance(gone, Notice) and gone.code == "forgotten"
+        assert await engine.pending(CONV, USER) is None

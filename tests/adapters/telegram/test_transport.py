@@ -252,6 +252,9 @@ class Exploding:
     async def pending(self, conversation: str, user: str) -> None:
         return None
 
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        return []
+
 
 async def test_error_handler_logs_context_and_apologises(tg: FakeTelegram) -> None:
     with capture_logs() as logs:
