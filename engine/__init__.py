@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.boundary import Delivery, DeliveryStore, Handler, Progress
 from engine.config import EngineConfig, LLMConfig
+from engine.conversation.typed import Typed, read_typed, visible
 from engine.domains.registry import DomainFileError
 from engine.knowledge.config import KnowledgeConfig
 from engine.outcomes import (
@@ -77,6 +78,9 @@ __all__ = [
     "Question",
     "Resume",
     "Turn",
+    "Typed",
     "check_writable",
     "outcomes_json",
+    "read_typed",
+    "visible",
 ]

@@ -20,6 +20,11 @@ NOT_YOURS = "Only the person who was asked can answer that."
 WRONG_BUTTON = "That button does not belong to what is pending."
 
 
+def choose_hint(count: int) -> str:
+    """A typed number that is not among a question's ``count`` choices (`engine.conversation.typed`)."""
+    return f"Pick a number from 1 to {count}, type your own answer, or type skip."
+
+
 def too_long(length: int, limit: int) -> str:
     return f"That message is {length:,} characters long; I take at most {limit:,}. Please send it in shorter parts. Nothing was stored."
 

@@ -171,3 +171,28 @@ async def test_closed_is_kept_for_a_redelivery_and_said_by_forget(open_engine: O
         (gone,) = after_closing(await engine.handle(forget), again, "Closed")
         assert isinstance(gone, Notice) and gone.code == "forgotten"
         assert await engine.pending(CONV, USER) is None
+
+
+async def test_a_typed_pick_reaching_the_engine_reads_as_on_every_platform(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
+    """Issue 23: what a typed line means was decided in the adapters only; a "2" that reached the engine
+    went to the Parser as the answer "2", and an "approved." while a plan was open was held as a message.
+    Admission reads them with the adapters' one reading (`engine.conversation.typed`)."""
+    question(fake)
+    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script("TaskFormationOutput", scripts.former(
+        operations=[scripts.op_plan(d, weight=w) for d, w in zip(WEEK, (57.5, 60, 62.5))],
+        assumptions=[scripts.assumption("current working weight is 55 kg", source=TODAY.isoformat())],
+    ))  # fmt: skip
+    async with open_engine() as engine:
+        (ask,) = await engine.handle(say(OPENER))
+        assert isinstance(ask, Ask) and ask.questions[0].options[1] == "Squat"
+        out = after_closing(await engine.handle(say("2")), ask, "Answered")
+        assert logged(out) == ["squat 100 kg × 5 reps × 5 sets"]
+        assert "-> Squat" in fake.calls("ParserOutput")[-1]["messages"][-1]["content"]
+        await engine.entries.add(USER, [scripts.bench_entry(TODAY, 55, source_key="seed")])
+        (plan,) = await engine.handle(say("plan my next week of bench"))
+        assert isinstance(plan, ApprovalRequest)
+        done = after_closing(await engine.handle(say("Approved.")), plan, "Approved")
+        assert len(logged(done)) == 3 and await engine.pending(CONV, USER) is None
