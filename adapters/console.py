@@ -16,14 +16,14 @@ import asyncio
 import sys
 import uuid
 from pathlib import Path
-from typing import Protocol, TextIO, runtime_checkable
+from typing import TextIO
 
 from pydantic import TypeAdapter, ValidationError
 
 from adapters.common import REVISE_PROMPT, Pending, command_turn, open_prompt, read_command, read_typed, visible
 from adapters.common.intake import DeliveryStore
 from adapters.common.notes import entry_dates, notes_for
-from engine import Answer, ApprovalDecision, ApprovalRequest, Ask, Document, Failure, Handler, Logged, Notice, Outcome
+from engine import Answer, ApprovalDecision, ApprovalRequest, Ask, Closed, Document, Failure, Handler, Logged, Notice, Outcome
 from engine import Delivery, Message, Resume, Turn
 
 HELP = """\
@@ -139,6 +139,8 @@ class ConsoleChat:
 
     def _show(self, outcomes: list[Outcome]) -> None:
         for outcome in outcomes:
+            if isinstance(outcome, Closed):  # the question closed here; what follows says how it went
+                continue
             if isinstance(outcome, (Ask, ApprovalRequest)):
                 self._pending = outcome
             if isinstance(outcome, Document):
@@ -243,7 +245,7 @@ class ConsoleChat:
                     unshown.append(_TURN.validate_json(d.payload))
                 except ValidationError:  # written by another version: nothing to show for it
                     await self._engine.finish(self._key, [d.id])
-        interrupted = await self._engine.interrupted(self._key) if isinstance(self._engine, _Resumable) else []
+        interrupted = await self._engine.interrupted(self._key)
         known = {t.message_id for t in unshown}
         cut_off = [t for t in interrupted if t.message_id not in known]
         if interrupted or unshown:
@@ -252,11 +254,6 @@ class ConsoleChat:
         for turn in [*unshown, *cut_off]:
             self._print("> " + (turn.text if isinstance(turn, Message) else "(your answer)" if isinstance(turn, Resume) else f"/{turn.action}"))
             await self._send(turn)
-
-
-@runtime_checkable
-class _Resumable(Protocol):
-    async def interrupted(self, conversation: str) -> list[Turn]: ...
 
 
 def _line_id() -> str:

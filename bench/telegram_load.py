@@ -85,7 +85,7 @@ import ollama  # noqa: E402
 from adapters.telegram import TelegramAdapter  # noqa: E402
 from adapters.telegram.app import ALLOWED_UPDATES, build_application, start, stop  # noqa: E402
 from bot.logs import configure_logging  # noqa: E402
-from engine import Engine, EngineConfig, LLMConfig, Logged, LoggedEntry, Message, Outcome, Turn  # noqa: E402
+from engine import ApprovalRequest, Ask, Engine, EngineConfig, LLMConfig, Logged, LoggedEntry, Message, Outcome, Turn  # noqa: E402
 
 TARGET_RATIO = 0.9
 CALLS_PER_TURN = 2  # router + parser
@@ -194,6 +194,14 @@ class Timed:
             self.spans.append(Span(turn.conversation, turn.text, started, time.monotonic()))
         return out
 
+    async def pending(self, conversation: str, user: str) -> Ask | ApprovalRequest | None:
+        found: Ask | ApprovalRequest | None = await self.engine.pending(conversation, user)
+        return found
+
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        turns: list[Turn] = await self.engine.interrupted(conversation)
+        return turns
+
 
 class StandIn:
     """Two model calls over HTTP, then ``Logged``: an engine that costs nothing but the model."""
@@ -207,7 +215,7 @@ class StandIn:
 
     async def handle(self, turn: Turn, progress: Any = None) -> list[Outcome]:
         if not isinstance(turn, Message):
-            return []  # the adapter's own look-ups (e.g. /status before reading a typed line) cost no model time
+            return []  # commands cost no model time
         for title in ("RouterOutput", "ParserOutput"):
             if progress is not None:
                 await progress("routing" if title == "RouterOutput" else "parsing")
@@ -219,6 +227,12 @@ class StandIn:
         weight = int(_WEIGHT.findall(turn.text)[-1])
         entry = LoggedEntry(entry_id=str(self._n), on=date.today(), domain="strength", summary=f"bench press {weight} kg × 10 reps × 5 sets")
         return [Logged(entries=[entry])]
+
+    async def pending(self, conversation: str, user: str) -> Ask | ApprovalRequest | None:
+        return None  # it never asks
+
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        return []  # it keeps nothing
 
 
 # --------------------------------------------------------------------------- runs

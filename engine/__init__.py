@@ -6,14 +6,16 @@ This module is the one API adapters import (``from engine import …``)::
 
 and, to keep what a platform delivered until it is handled (``Delivery``):
 ``engine.receive`` / ``unfinished`` / ``finish`` / ``note`` (see ``adapters/common/intake.py``).
+``engine.boundary`` lists every promise (``Handler``, ``DeliveryStore``).
 
 Everything else under ``engine/`` is internal and may move.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from engine.boundary import Handler, Progress
+from engine.boundary import Delivery, DeliveryStore, Handler, Progress
 from engine.config import EngineConfig, LLMConfig
+from engine.conversation.typed import Typed, read_typed, visible
 from engine.domains.registry import DomainFileError
 from engine.knowledge.config import KnowledgeConfig
 from engine.outcomes import (
@@ -21,6 +23,7 @@ from engine.outcomes import (
     ApprovalRequest,
     Ask,
     Citation,
+    Closed,
     Document,
     Failure,
     Logged,
@@ -30,7 +33,6 @@ from engine.outcomes import (
     Question,
 )
 from engine.store.db import DataDirError, check_writable
-from engine.store.inbox import Delivery
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, ControlAction, Message, Resume, Turn
 
 if TYPE_CHECKING:
@@ -73,9 +75,11 @@ __all__ = [
     "Ask",
     "Citation",
     "ClarificationAnswer",
+    "Closed",
     "Control",
     "DataDirError",
     "Delivery",
+    "DeliveryStore",
     "ControlAction",
     "Document",
     "DomainFileError",
@@ -98,6 +102,9 @@ __all__ = [
     "Question",
     "Resume",
     "Turn",
+    "Typed",
     "check_writable",
     "outcomes_json",
+    "read_typed",
+    "visible",
 ]

@@ -1,12 +1,35 @@
-"""The engine's boundary as a type: what an adapter may call (ARCHITECTURE §2)."""
+"""The engine's boundary as types: every promise an adapter may rely on (ARCHITECTURE §2).
+
+- `Handler`: ``handle`` a turn, and read what is ``pending`` in a conversation.
+- `DeliveryStore`: keep what a platform delivered until it is handled (``adapters/common/intake.py``
+  drives it), its unit a `Delivery`.
+- `Progress`: stage names while a turn runs.
+
+`engine.Engine` keeps all of them.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
-from engine.outcomes import Outcome
+from engine.outcomes import ApprovalRequest, Ask, Outcome
 from engine.turns import Turn
+
+@dataclass(frozen=True)
+class Delivery:
+    """One thing a platform delivered (a Telegram update, a Slack event), as the platform sent it."""
+
+    id: str
+    """The platform's id for the delivery (``update_id``, ``event_id``); a second delivery of it is recognised."""
+    payload: str
+    """The platform's JSON, enough to dispatch it again after a crash."""
+    user: str = ""
+    """The sender's user key, so that ``/forget`` removes it too."""
+    note: str = ""
+    """The adapter's own note (e.g. a status line to clean up after a crash)."""
+
 
 Progress = Callable[[str], Awaitable[None]]
 """Receives stage names (``routing``, ``parsing``, …) while a turn runs."""
@@ -20,4 +43,38 @@ class Handler(Protocol):
 
     async def handle(self, turn: Turn, progress: Progress | None = None) -> list[Outcome]:
         """Run one turn; turns of one conversation run in arrival order."""
+        ...
+
+    async def pending(self, conversation: str, user: str) -> Ask | ApprovalRequest | None:
+        """The conversation's open question or plan, if any: a read, no turn (``user`` is who asks)."""
+        ...
+
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        """Turns of the conversation that a crash cut off, oldest first; ``handle`` each to run it."""
+        ...
+
+
+@runtime_checkable
+class DeliveryStore(Protocol):
+    """The engine's intake: what platforms delivered, kept until handled (`engine.runtime.intake.Intake`).
+
+    Recorded before confirmed: an adapter records a delivery (`receive`) before telling its
+    platform it arrived, marks it done once handled (`finish`), and after a crash dispatches
+    again what is not done (`unfinished`).
+    """
+
+    async def receive(self, source: str, deliveries: Sequence[Delivery]) -> list[str]:
+        """Record deliveries; returns the ids not seen before (on disk when this returns)."""
+        ...
+
+    async def unfinished(self, source: str) -> list[Delivery]:
+        """Deliveries recorded but not finished, in the order to dispatch them again."""
+        ...
+
+    async def finish(self, source: str, delivery_ids: Sequence[str]) -> None:
+        """Mark deliveries handled."""
+        ...
+
+    async def note(self, source: str, delivery_id: str, note: str) -> None:
+        """Keep an adapter's note with a delivery."""
         ...

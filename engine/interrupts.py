@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from engine.outcomes import ApprovalRequest, Ask, Citation, Question
+from engine.outcomes import ApprovalRequest, Ask, Citation, Closed, Outcome, Question
 from engine.turns import ApprovalDecision, ClarificationAnswer
 
 MAX_QUESTIONS = 3
@@ -145,6 +145,29 @@ def to_outcome(interrupt_id: str, payload: AskPayload | ApprovalPayload) -> Ask 
         if_declined=payload.if_declined,
         asked_by=payload.asked_by,
     )
+
+
+_DECIDED = {"approve": "Approved", "revise": "Revised", "cancel": "Cancelled"}
+
+
+def closed_by(interrupt_id: str, answer: ClarificationAnswer | ApprovalDecision | None) -> Closed:
+    """The `Closed` outcome for a pause that ``answer`` resumed (``None``: /cancel dropped it)."""
+    if answer is None:
+        label = "Cancelled"
+    elif isinstance(answer, ApprovalDecision):
+        label = _DECIDED[answer.decision]
+    else:
+        label = "Skipped" if answer.declined else "Answered"
+    return Closed(interrupt_id=interrupt_id, label=label)
+
+
+def closing(closes: Closed | None, outcomes: list[Outcome]) -> list[Outcome]:
+    """``outcomes`` of a run that resumed a pause, led by ``closes`` unless the same pause is shown again."""
+    if closes is None or any(
+        isinstance(o, (Ask, ApprovalRequest)) and o.interrupt_id == closes.interrupt_id for o in outcomes
+    ):
+        return outcomes
+    return [closes, *outcomes]
 
 
 def resume_value(answer: ClarificationAnswer | ApprovalDecision) -> dict[str, Any]:

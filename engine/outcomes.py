@@ -135,6 +135,20 @@ class Failure(_Outcome):
     """True when ``/retry`` will process the message once the cause is fixed."""
 
 
+class Closed(_Outcome):
+    """The open question or plan was answered or dropped by this turn: adapters take its buttons off.
+
+    Comes first in the turn's outcomes. An answer that failed keeps its question open
+    (it is shown again), so it closes nothing.
+    """
+
+    kind: Literal["closed"] = "closed"
+    interrupt_id: str
+    """The `Ask` or `ApprovalRequest` it closes."""
+    label: str
+    """How it was closed, in plain words: ``Answered``, ``Skipped``, ``Approved``, ``Revised``, ``Cancelled``, …"""
+
+
 Outcome = Annotated[
-    Answer | Logged | Ask | ApprovalRequest | Notice | Document | Failure, Field(discriminator="kind")
+    Answer | Logged | Ask | ApprovalRequest | Notice | Document | Failure | Closed, Field(discriminator="kind")
 ]

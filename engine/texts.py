@@ -20,6 +20,11 @@ NOT_YOURS = "Only the person who was asked can answer that."
 WRONG_BUTTON = "That button does not belong to what is pending."
 
 
+def choose_hint(count: int) -> str:
+    """A typed number that is not among a question's ``count`` choices (`engine.conversation.typed`)."""
+    return f"Pick a number from 1 to {count}, type your own answer, or type skip."
+
+
 def too_long(length: int, limit: int) -> str:
     return f"That message is {length:,} characters long; I take at most {limit:,}. Please send it in shorter parts. Nothing was stored."
 
@@ -53,7 +58,7 @@ _WILL = {"log": "log it", "question": "answer it"}
 
 
 def held_not_an_answer(taken: str) -> str:
-    """A log or a question sent while a question of ours was open (`engine.admission.taken_as`)."""
+    """A log or a question sent while a question of ours was open (`engine.conversation.admission.taken_as`)."""
     return (
         f"Taken as a new {taken}, not as your answer: I'll {_WILL[taken]} right after you answer "
         "the question above (or skip it; /status shows it again)."

@@ -4,12 +4,14 @@ Every ``import`` in ``engine/``, ``adapters/`` and ``bot/`` is read with ``ast``
 ``TYPE_CHECKING`` imports too: a type-only import upward is still a dependency upward). A module may
 import its own floor or any floor below it. Known exceptions, as the tree stood when this test came,
 are listed in ``KNOWN``; any new upward import fails, and so does an exception that no longer exists
-(delete its line).
+(delete its line). Within a floor modules may import each other, but never in a circle
+(`test_engine_modules_import_no_circle`).
 """
 
 from __future__ import annotations
 
 import ast
+from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,9 +54,11 @@ FLOORS: list[tuple[str, ...]] = [
     ("engine.agents",),
     # 8. Importers (notes are read by the Parser agent).
     ("engine.importers",),
-    # 9. The graph, and the machinery around it: admission, controls, runtime.
-    ("engine.graph", "engine.admission", "engine.controls", "engine.runtime"),
-    # 10. Assembly, then the engine, the logbook (the offline front door) and the public API.
+    # 9. The graph, and the plumbing around it: locks, threads, failures, intake, repeats.
+    ("engine.graph", "engine.runtime"),
+    # 10. The turn core: dispatch, admission, the runner, the backlog, the commands (never the engine).
+    ("engine.conversation",),
+    # 11. Assembly, then the engine, the logbook (the offline front door) and the public API.
     ("engine.assembly",),
     ("engine.engine", "engine.logbook", "engine"),
 ]
@@ -182,3 +186,68 @@ def test_slack_worker_and_gateway_import_only_shared_modules_of_each_other() -> 
         if there is not None and there != home:
             bad.append((source, target))
     assert not bad, bad
+
+
+def _package_of(module: str) -> str:
+    """A module's package: imports of ``engine.graph`` and of ``engine.graph.state`` are both arrows into it."""
+    return module if (ROOT.joinpath(*module.split(".")) / "__init__.py").is_file() else module.rsplit(".", 1)[0]
+
+
+def circles(edges: set[tuple[str, str]]) -> list[list[str]]:
+    """Every strongly connected set of more than one module (Tarjan), each sorted: each holds a circle."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for source, target in edges:
+        if source != target:
+            graph[source].add(target)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(set(graph)):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_circles_are_found() -> None:
+    edges = {("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")}
+    assert circles(edges) == [["a", "b", "c"]]
+    assert circles({("a", "b"), ("b", "c")}) == []
+
+
+def test_engine_modules_import_no_circle() -> None:
+    """Module to module, function-level and ``TYPE_CHECKING`` imports included (``engine`` itself, the
+    front door that loads ``engine.engine`` lazily, is left out: nothing inside imports it back)."""
+    edges = {
+        (source, target)
+        for source, target in imports("engine")
+        if target.split(".")[0] == "engine" and _exists(target) and "engine" not in (source, target)
+        and not source.endswith("__init__") and target != _package_of(source)
+    }
+    found = circles(edges)
+    assert not found, "import circles (hand a function in instead of importing it back):\n" + "\n".join(
+        " <-> ".join(c) for c in found
+    )

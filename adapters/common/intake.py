@@ -22,27 +22,16 @@ How an adapter uses it (Telegram: ``adapters/telegram/intake.py``):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
 
 import structlog
 
 from adapters.common.ordering import Recent
-from engine import Delivery
+from engine import Delivery, DeliveryStore
 
 log = structlog.get_logger("adapters.intake")
 
-
-@runtime_checkable
-class DeliveryStore(Protocol):
-    """The engine's intake methods (`engine.Engine` has them)."""
-
-    async def receive(self, source: str, deliveries: Sequence[Delivery]) -> list[str]: ...
-
-    async def unfinished(self, source: str) -> list[Delivery]: ...
-
-    async def finish(self, source: str, delivery_ids: Sequence[str]) -> None: ...
-
-    async def note(self, source: str, delivery_id: str, note: str) -> None: ...
+__all__ = ["DeliveryStore", "Intake", "MemoryDeliveries"]
+"""`DeliveryStore` is the engine's promise (`engine.boundary`), named here as before."""
 
 
 class MemoryDeliveries:

@@ -77,7 +77,7 @@ class Presses:
         the last thing Almanac said in the conversation. Otherwise it is a
         message of its own (the engine keeps it until the plan is decided); so
         is a change that is a log or a question ("5k in 25:30"): the engine
-        holds it and says so (`engine.admission.check_feedback`).
+        holds it and says so (`engine.conversation.admission.check_feedback`).
         """
         key = (chat.conversation, message.user)
         revising = self.feedback.get(key)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardMarkup
 
 from adapters.telegram.keyboards import approval_keyboard, ask_keyboard
-from engine import Answer, ApprovalRequest, Ask, Citation, Document, Failure, Logged, Notice, Outcome
+from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome
 
 CAPTION_LIMIT = 1024
 """Telegram's limit for a document's caption, in characters."""
@@ -33,7 +33,8 @@ class Rendered:
 
 
 def render(outcome: Outcome, owner: int | None = None) -> Rendered | None:
-    """Render one outcome; ``None`` for a `Document`, which is sent as a file instead.
+    """Render one outcome; ``None`` for a `Document`, which is sent as a file instead, and a `Closed`
+    (`Turns` takes the closed question's buttons off instead).
 
     Args:
         outcome: what the engine returned.
@@ -58,7 +59,6 @@ def render(outcome: Outcome, owner: int | None = None) -> Rendered | None:
         return Rendered(f"⚠️ {esc(outcome.text)}")
     if isinstance(outcome, Notice):
         return Rendered(esc(outcome.text))
-    assert isinstance(outcome, Document)
     return None
 
 

@@ -28,7 +28,7 @@ from adapters.telegram.progress import Working
 from adapters.telegram.render import CAPTION_LIMIT, decided, render
 from adapters.telegram.send import edit_html, kept, send_html
 from adapters.telegram.splitting import split_html
-from engine import ApprovalRequest, Ask, Document, Handler, Outcome, Turn
+from engine import ApprovalRequest, Ask, Closed, Document, Handler, Outcome, Turn
 
 log = structlog.get_logger("adapters.telegram")
 
@@ -162,7 +162,7 @@ class Turns:
             await self.send(bot, chat, texts.EXPORT_SENT_PRIVATELY, reply_to=reply_to)
 
     async def pending(self, chat: Chat, user: str) -> Pending | None:
-        """The conversation's open question or plan (a read-only ``status`` turn, no model call)."""
+        """The conversation's open question or plan (the engine's ``pending`` read: no turn, no model call)."""
         return await open_prompt(self.engine, chat.conversation, user)
 
     def asked_in(self, chat_id: int, message_id: int) -> str | None:
@@ -179,14 +179,9 @@ class Turns:
         return self.prompts.pop(chat.conversation)
 
     async def _close_answered(self, bot: Bot, chat: Chat, turn: Turn, outcomes: list[Outcome]) -> None:
-        """Drop the buttons of a question that this turn answered without them."""
+        """Drop the buttons of a question that this turn answered without them (the engine says so: `Closed`)."""
         prompt = self.prompts.get(chat.conversation)
-        if prompt is None or any(
-            isinstance(o, (Ask, ApprovalRequest)) and o.interrupt_id == prompt.interrupt_id for o in outcomes
-        ):
-            return
-        still = await self.pending(chat, turn.user)
-        if still is not None and still.interrupt_id == prompt.interrupt_id:
+        if prompt is None or not any(isinstance(o, Closed) and o.interrupt_id == prompt.interrupt_id for o in outcomes):
             return  # e.g. someone else typed in a group: the question is still open
         self.prompts.pop(chat.conversation, None)
         await edit_html(bot, chat.chat_id, prompt.message_id, decided(prompt.html, closing_label(turn)))

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.store.inbox import Deliveries, Delivery
+from engine.boundary import Delivery
+from engine.store.inbox import Deliveries
 
 
 class Intake:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Literal
 
+from engine.boundary import Delivery
 from engine.store.db import Database
 
 InboxStatus = Literal["pending", "deferred", "done", "failed", "interrupted"]
@@ -175,20 +176,6 @@ class Inbox:
             for table in ("inbox", "received", "participants"):
                 await self._db.conn.execute(f"DELETE FROM {table} WHERE user_key = ?", (user_key,))
             await self._db.conn.commit()
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """One thing a platform delivered (a Telegram update, a Slack event), as the platform sent it."""
-
-    id: str
-    """The platform's id for the delivery (``update_id``, ``event_id``); a second delivery of it is recognised."""
-    payload: str
-    """The platform's JSON, enough to dispatch it again after a crash."""
-    user: str = ""
-    """The sender's user key, so that ``/forget`` removes it too."""
-    note: str = ""
-    """The adapter's own note (e.g. a status line to clean up after a crash)."""
 
 
 class Deliveries:

@@ -107,7 +107,7 @@ def test_typed_answers_to_a_question() -> None:
     assert answer("9", ASK) == "Pick a number from 1 to 2, type your own answer, or type skip."
     assert answer("0", ASK) == answer("3", ASK) != ClarificationAnswer(answers=["3"])
     # The person's own words are no pick: they go to the engine as a message, which reads whether they
-    # answer the question or are a log or question of their own (issue 22; engine.admission.taken_as).
+    # answer the question or are a log or question of their own (issue 22; engine.conversation.admission.taken_as).
     assert answer("²", ASK) is None  # a digit int() cannot read: the person's words
     assert answer(" deadlift ", ASK) is None and answer("5k in 25:30", ASK) is None
     open_question = Ask(interrupt_id="q2", questions=[Question(text="How many sets?")], why="", if_declined="")

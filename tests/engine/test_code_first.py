@@ -11,6 +11,7 @@ from engine.turns import Control, Message
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+from tests.helpers.outcomes import after_closing
 
 CONV = USER = "console:kim"
 NOW = datetime(2026, 11, 25, 3, 0, tzinfo=timezone.utc)  # Wednesday noon in Seoul
@@ -164,8 +165,8 @@ async def test_sets_with_no_exercise_ask_which_one_with_their_lifts_as_choices(
         assert ask.questions[0].options[:2] == ["squat", "bench press"]
         assert "read the sets and reps" in ask.why
         # A bodyweight move needs nothing more: code reads the sets with the person's word, no model call.
-        (logged,) = await engine.handle(Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id,
-                                               answer=ClarificationAnswer(answers=["pull-ups"]), at=NOW))
+        (logged,) = after_closing(await engine.handle(Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id,
+                                               answer=ClarificationAnswer(answers=["pull-ups"]), at=NOW)), ask, "Answered")
         assert isinstance(logged, Logged), logged
         assert logged.entries[0].summary == "pull-up × 5 reps × 5 sets"
         assert fake.calls("ParserOutput") == []

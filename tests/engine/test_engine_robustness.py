@@ -19,6 +19,7 @@ from engine.turns import ClarificationAnswer, Control, Message, Resume
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
+from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
 # path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
@@ -155,7 +156,8 @@ async def test_resume_that_fails_is_kept_and_retried(open_engine: OpenEngine, fa
         assert isinstance(still, Ask) and still.interrupt_id == ask.interrupt_id
         fake.start()
         fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
-        out = await engine.handle(Control(conversation=CONV, user=USER, action="retry"))
+        # Run again, the kept answer closes its question.
+        out = after_closing(await engine.handle(Control(conversation=CONV, user=USER, action="retry")), ask, "Answered")
         assert isinstance(out[0], Logged), out
         assert await engine.entries.count(USER) == 1
         assert "-> Squat" in fake.calls("ParserOutput")[-1]["messages"][1]["content"]

@@ -11,6 +11,7 @@ from engine.turns import ClarificationAnswer, Message, Resume
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+from tests.helpers.outcomes import after_closing
 
 USER = CONV = "console:kim"
 SUNDAY = datetime(2026, 11, 22, 1, 0, tzinfo=timezone.utc)  # 10:00 in Seoul
@@ -44,7 +45,7 @@ async def test_an_empty_parse_asks_what_was_meant_and_stores_nothing(open_engine
         assert fake.calls("ClarifierOutput") == []  # nothing was read, so code asks
         answer = Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id,
                         answer=ClarificationAnswer(answers=["bench 55kg 10x5"]), at=SUNDAY)  # fmt: skip
-        (logged,) = await engine.handle(answer)
+        (logged,) = after_closing(await engine.handle(answer), ask)
         assert isinstance(logged, Logged) and logged.entries[0].summary == "bench press 55 kg × 10 reps × 5 sets"
 
 

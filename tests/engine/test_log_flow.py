@@ -12,6 +12,7 @@ from engine.turns import ClarificationAnswer, Control, Message, Resume
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
+from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
 # path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
@@ -96,9 +97,9 @@ async def test_clarify_then_answer_by_resume(open_engine: OpenEngine, fake: Fake
         assert ask.questions[0].options == ["Bench press", "Squat", "Deadlift"]
         assert ask.asked_by == USER and ask.interrupt_id
         assert await engine.entries.count(USER) == 0
-        out = await engine.handle(
+        out = after_closing(await engine.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Squat"]))
-        )
+        ), ask, "Answered")
         assert isinstance(out[0], Logged) and out[0].entries[0].summary == "squat 100 kg × 5 reps × 5 sets"
         # The second parse saw the answer.
         second = fake.calls("ParserOutput")[1]["messages"][1]["content"]
@@ -118,7 +119,7 @@ async def test_plain_message_answers_pending_question(open_engine: OpenEngine, f
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
-        out = await engine.handle(msg("데드리프트 140"))
+        out = after_closing(await engine.handle(msg("데드리프트 140")), ask)
         assert isinstance(out[0], Logged)
         assert out[0].entries[0].summary.startswith("deadlift 140 kg")
     # Only one routing call: the reply was an answer, not a new turn.
@@ -132,9 +133,9 @@ async def test_decline_keeps_raw_text_as_note(open_engine: OpenEngine, fake: Fak
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
-        out = await engine.handle(
+        out = after_closing(await engine.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(declined=True))
-        )
+        ), ask, "Skipped")
         assert isinstance(out[0], Logged)
         (entry,) = await engine.entries.recent(USER)
         assert entry.kind == "note" and entry.raw_text == "did 5x5 today"
@@ -149,7 +150,7 @@ async def test_cancel_drops_question_and_stores_nothing(open_engine: OpenEngine,
         assert isinstance(ask, Ask)
         (status,) = await engine.handle(Control(conversation=CONV, user=USER, action="status"))
         assert isinstance(status, Ask) and status.interrupt_id == ask.interrupt_id
-        (done,) = await engine.handle(Control(conversation=CONV, user=USER, action="cancel"))
+        (done,) = after_closing(await engine.handle(Control(conversation=CONV, user=USER, action="cancel")), ask, "Cancelled")
         assert isinstance(done, Notice) and done.code == "cancelled"
         (nothing,) = await engine.handle(Control(conversation=CONV, user=USER, action="cancel"))
         assert nothing.code == "nothing"  # type: ignore[union-attr]
@@ -170,9 +171,9 @@ async def test_foreign_user_cannot_answer(open_engine: OpenEngine, fake: FakeOll
         assert isinstance(foreign[0], Notice) and foreign[0].code == "not_yours"
         typed = await engine.handle(Message(conversation=group, user="tg:2", text="bench"))
         assert isinstance(typed[0], Notice) and typed[0].code == "held"  # kept, and run once the question is answered
-        mine = await engine.handle(
+        mine = after_closing(await engine.handle(
             Resume(conversation=group, user="tg:1", interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Squat"]))
-        )
+        ), ask)
         assert isinstance(mine[0], Logged)
         assert await engine.entries.count("tg:1") == 1 and await engine.entries.count("tg:2") == 0
 
@@ -187,9 +188,9 @@ async def test_pending_question_survives_restart(open_engine: OpenEngine, fake: 
     async with open_engine() as restarted:
         (status,) = await restarted.handle(Control(conversation=CONV, user=USER, action="status"))
         assert isinstance(status, Ask) and status.interrupt_id == ask.interrupt_id
-        out = await restarted.handle(
+        out = after_closing(await restarted.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Bench press"]))
-        )
+        ), ask)
         assert isinstance(out[0], Logged)
         assert await restarted.entries.count(USER) == 1
 
@@ -203,7 +204,9 @@ async def test_reset_starts_new_thread_and_keeps_entries(open_engine: OpenEngine
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
         old_thread = await engine.conversations.thread_id(CONV)
-        (reset,) = await engine.handle(Control(conversation=CONV, user=USER, action="reset"))
+        (reset,) = after_closing(
+            await engine.handle(Control(conversation=CONV, user=USER, action="reset")), ask, "Closed: fresh conversation"
+        )
         assert isinstance(reset, Notice) and reset.code == "reset"
         assert await engine.conversations.thread_id(CONV) != old_thread
         stale = await engine.handle(

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from engine import admission
+from engine.conversation import admission
 from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.engine import Engine
 from engine.outcomes import Answer, ApprovalRequest, Ask, Logged, Notice, Outcome
@@ -21,6 +21,7 @@ from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+from tests.helpers.outcomes import after_closing
 
 CONV = USER = "console:kim"
 NOW = datetime(2026, 11, 25, 3, 0, tzinfo=timezone.utc)  # Wednesday noon in Seoul
@@ -110,7 +111,7 @@ async def test_a_question_while_a_question_is_open_is_answered_after_it(open_eng
         (held,) = await engine.handle(say("what's my heaviest bench?"))
         assert isinstance(held, Notice) and held.code == "held" and "new question, not as your answer" in held.text
         assert await still_open(engine, ask)
-        out = await engine.handle(answer(ask, ClarificationAnswer(answers=["Squat"])))
+        out = after_closing(await engine.handle(answer(ask, ClarificationAnswer(answers=["Squat"]))), ask)
         assert [type(o) for o in out][:1] == [Logged] and any(isinstance(o, Answer) for o in out[1:]), out
     assert "heaviest" not in fake.calls("ParserOutput")[-1]["messages"][-1]["content"]
 
@@ -134,3 +135,64 @@ async def test_a_log_given_as_the_change_after_revise_is_logged_after_the_decisi
         out = await engine.handle(answer(plan, ApprovalDecision(decision="approve")))
         assert "5 km" in logged(out)[-1] and "25:30" in logged(out)[-1], out
     assert len(fake.calls("TaskFormationOutput")) == 1  # the plan was not formed again with a run as its change
+
+
+async def test_pending_reads_the_open_question_without_a_turn(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    """Issue 23: adapters learnt what was open with a ``status`` turn (recorded, ordered, run like any turn);
+    ``engine.pending`` reads the checkpoint, and the turn that closes the question says so (`Closed`)."""
+    question(fake)
+    async with open_engine() as engine:
+        assert await engine.pending(CONV, USER) is None
+        (ask,) = await engine.handle(say(OPENER))
+        assert isinstance(ask, Ask)
+        assert await engine.pending(CONV, USER) == ask
+        assert await engine.pending("console:someone-else", USER) is None
+        rows = await engine.db.conn.execute_fetchall("SELECT COUNT(*) FROM inbox")
+        out = after_closing(await engine.handle(answer(ask, ClarificationAnswer(answers=["Squat"]))), ask, "Answered")
+        assert logged(out) == ["squat 100 kg × 5 reps × 5 sets"]
+        assert await engine.pending(CONV, USER) is None
+        assert (await engine.db.conn.execute_fetchall("SELECT COUNT(*) FROM inbox"))[0][0] == rows[0][0] + 1  # the answer only
+
+
+async def test_closed_is_kept_for_a_redelivery_and_said_by_forget(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    """A delivery seen again gets what the first run showed, its `Closed` too (the buttons come off even
+    when the first reply never arrived); /forget, which drops the thread, closes what was open."""
+    question(fake)
+    async with open_engine() as engine:
+        (ask,) = await engine.handle(say(OPENER))
+        assert isinstance(ask, Ask)
+        reply = answer(ask, ClarificationAnswer(answers=["Squat"])).model_copy(update={"message_id": "d1"})
+        first = await engine.handle(reply)
+        assert after_closing(first, ask, "Answered") and await engine.handle(reply) == first
+        question(fake)
+        (again,) = await engine.handle(say(OPENER))
+        assert isinstance(again, Ask)
+        forget = Control(conversation=CONV, user=USER, action="forget")
+        (gone,) = after_closing(await engine.handle(forget), again, "Closed")
+        assert isinstance(gone, Notice) and gone.code == "forgotten"
+        assert await engine.pending(CONV, USER) is None
+
+
+async def test_a_typed_pick_reaching_the_engine_reads_as_on_every_platform(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
+    """Issue 23: what a typed line means was decided in the adapters only; a "2" that reached the engine
+    went to the Parser as the answer "2", and an "approved." while a plan was open was held as a message.
+    Admission reads them with the adapters' one reading (`engine.conversation.typed`)."""
+    question(fake)
+    fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
+    fake.script("TaskFormationOutput", scripts.former(
+        operations=[scripts.op_plan(d, weight=w) for d, w in zip(WEEK, (57.5, 60, 62.5))],
+        assumptions=[scripts.assumption("current working weight is 55 kg", source=TODAY.isoformat())],
+    ))  # fmt: skip
+    async with open_engine() as engine:
+        (ask,) = await engine.handle(say(OPENER))
+        assert isinstance(ask, Ask) and ask.questions[0].options[1] == "Squat"
+        out = after_closing(await engine.handle(say("2")), ask, "Answered")
+        assert logged(out) == ["squat 100 kg × 5 reps × 5 sets"]
+        assert "-> Squat" in fake.calls("ParserOutput")[-1]["messages"][-1]["content"]
+        await engine.entries.add(USER, [scripts.bench_entry(TODAY, 55, source_key="seed")])
+        (plan,) = await engine.handle(say("plan my next week of bench"))
+        assert isinstance(plan, ApprovalRequest)
+        done = after_closing(await engine.handle(say("Approved.")), plan, "Approved")
+        assert len(logged(done)) == 3 and await engine.pending(CONV, USER) is None

@@ -15,11 +15,13 @@ import pytest
 
 from engine.engine import Engine
 from engine.outcomes import ApprovalRequest, Ask, Failure, Logged, Notice, Outcome
-from engine.store.inbox import Delivery, Inbox
+from engine.boundary import Delivery
+from engine.store.inbox import Inbox
 from engine.turns import ApprovalDecision, Control, Message, Resume
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
 from tests.helpers import scripts
+from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
 # path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
@@ -120,11 +122,12 @@ async def test_failed_answer_keeps_its_question_open_and_status_says_so(open_eng
         failed, again = await engine.handle(say("2", "m2"))
         assert isinstance(failed, Failure) and isinstance(again, Ask) and again.interrupt_id == ask.interrupt_id
         kept, still = await engine.handle(control("status"))
-        assert "“2”" in kept.text and isinstance(still, Ask)  # type: ignore[union-attr]
+        # "2" picks the second choice, as on every platform (engine.conversation.typed).
+        assert "“Squat”" in kept.text and isinstance(still, Ask)  # type: ignore[union-attr]
         # A new message now answers the question again (the person may just answer again)…
         fake.start()
         fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
-        (logged,) = await engine.handle(say("Squat", "m3"))
+        (logged,) = after_closing(await engine.handle(say("Squat", "m3")), ask)
         assert isinstance(logged, Logged) and "squat" in logged.entries[0].summary
         # …and the kept answer, overtaken, is not applied a second time.
         (late,) = await engine.handle(control("retry"))
@@ -161,7 +164,8 @@ async def test_message_during_an_open_plan_is_kept_and_runs_after_the_decision(o
         assert "1 message waits" in status[0].text and isinstance(status[-1], ApprovalRequest)  # type: ignore[union-attr]
         out = await engine.handle(decide(req, "approve"))
         kinds = [o.kind for o in out]
-        assert kinds == ["logged", "notice", "logged"], kinds  # the plan's changes, Done, then the held message
+        # The plan closed, its changes, Done, then the held message.
+        assert kinds == ["closed", "logged", "notice", "logged"], kinds
         assert "60 kg × 5 reps × 5 sets" in out[-1].entries[0].summary  # type: ignore[union-attr]
         assert await engine.handle(control("status")) == [Notice(text="Nothing is waiting for you.", code="nothing")]
 

@@ -249,6 +249,12 @@ class Exploding:
     async def handle(self, turn: Turn, progress: Any = None) -> list[Outcome]:
         raise RuntimeError("boom: internal detail /srv/almanac/engine.py line 12")
 
+    async def pending(self, conversation: str, user: str) -> None:
+        return None
+
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        return []
+
 
 async def test_error_handler_logs_context_and_apologises(tg: FakeTelegram) -> None:
     with capture_logs() as logs:

@@ -125,3 +125,32 @@ async def test_an_edited_message_gets_a_hint_once(open_engine: OpenEngine, fake:
         hints = [m for m in tg.sent(CHAT) if m.text == EDIT_HINT]
         assert await engine.entries.count(f"tg:{USER}") == 1  # the edit is not applied
     assert len(hints) == 1 and hints[0].reply_to == first["message"]["message_id"]
+
+
+async def test_one_typed_message_costs_one_turn(open_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+    """Issue 23: Telegram asked for the open question with a ``status`` turn before reading a typed line and
+    again after it to know whether to take the buttons off: up to three ``handle`` calls per message. It
+    reads ``engine.pending`` now, and the turn's `Closed` says the question closed."""
+    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script("ClarifierOutput", scripts.clarifier())
+    async with open_engine() as engine, running(tg, engine) as bot:
+        turns: list[str] = []
+        handle = engine.handle
+
+        async def counted(turn: Any, progress: Any = None) -> Any:
+            turns.append(turn.kind)
+            return await handle(turn, progress)
+
+        engine.handle = counted  # type: ignore[method-assign]
+        (question,) = await bot.say("finished my workout today")
+        assert turns == ["message"] and question.buttons()
+        turns.clear()
+        said = await bot.say("Squat")  # typed, in the person's own words: the engine reads it as the answer
+        assert turns == ["message"], turns  # before: ["control", "message", "control"] (status, the turn, status)
+        assert any("squat 100 kg × 5 reps × 5 sets" in m.text for m in said), said
+        closed = tg.get(CHAT, question.message_id)
+        assert closed.edits == 1 and "✓ Squat" in closed.text and not closed.buttons()  # its buttons came off
+        turns.clear()
+        await bot.say("9")  # nothing is open: a message of its own
+        assert turns == ["message"], turns

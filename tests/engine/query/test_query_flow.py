@@ -21,6 +21,7 @@ from engine.turns import ClarificationAnswer, Message, Resume
 from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
+from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
 # path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
@@ -367,9 +368,9 @@ async def test_subjective_gap_asks_and_answer_resumes_at_analyze(open_engine: Op
         await seed_month(engine)
         (question,) = await engine.handle(ask("should I go heavier on bench?"))
         assert isinstance(question, Ask)
-        out = await engine.handle(
+        out = after_closing(await engine.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id, answer=ClarificationAnswer(answers=["Easy"]))
-        )
+        ), question)
         state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
     assert isinstance(out[0], Answer)
     # Kept with its question (interrupts.keep_answers); both agents after the answer see it.
@@ -392,9 +393,9 @@ async def test_decline_resumes_at_synthesize_with_fallback(open_engine: OpenEngi
         await seed_month(engine)
         (question,) = await engine.handle(ask("should I go heavier on bench?"))
         assert isinstance(question, Ask)
-        out = await engine.handle(
+        out = after_closing(await engine.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id, answer=ClarificationAnswer(declined=True))
-        )
+        ), question)
     assert isinstance(out[0], Answer)
     assert len(fake.calls("AnalyzerOutput")) == 1
     assert "I'll keep your message as a note, unparsed." in user_prompt(fake, "SynthesizerOutput")

@@ -28,6 +28,7 @@ from engine.turns import ClarificationAnswer, Message, Resume
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
 # path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
@@ -68,10 +69,10 @@ async def test_declined_before_fetching_still_fetches_and_answers_from_entries(
         await seed(engine)
         (question,) = await engine.handle(ask("how is my bench going?"))
         assert isinstance(question, Ask)
-        (answer,) = await engine.handle(
+        (answer,) = after_closing(await engine.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id,
                    answer=ClarificationAnswer(declined=True))
-        )
+        ), question)
     assert isinstance(answer, Answer) and not answer.text.startswith("I have no entries")
     assert answer.text == "- 2026-11-22 · bench press 50 kg × 10 reps × 5 sets"
     # The entries were fetched after the decline, and the Synthesizer was told to use the fallback.
@@ -160,10 +161,10 @@ async def test_every_answer_to_one_gap_is_kept_with_its_question(open_engine: Op
         await seed(engine)
         (question,) = await engine.handle(ask("should I go heavier on bench?"))
         assert isinstance(question, Ask) and len(question.questions) == 2
-        out = await engine.handle(
+        out = after_closing(await engine.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id,
                    answer=ClarificationAnswer(answers=["Easy", "Badly"]))
-        )
+        ), question)
         state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
     assert isinstance(out[0], Answer)
     assert sorted(state.values["user_responses"].values()) == ["Badly", "Easy"]

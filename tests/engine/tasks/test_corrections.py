@@ -15,6 +15,7 @@ from engine.turns import ApprovalDecision, Control, Message, Resume
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
 # path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
@@ -54,7 +55,7 @@ async def test_four_sets_not_five_changes_the_sets_behind_the_count(open_engine:
         # The plan names the entry and the set that goes.
         assert "correct bench press sets: 5 → 4 in 2026-11-22 · bench press 55 kg × 10 reps × 5 sets: bench press set 5" in req.summary
         before = await latest(engine)
-        out = await engine.handle(approve(req))
+        out = after_closing(await engine.handle(approve(req)), req, "Approved")
         after = await latest(engine)
     assert isinstance(out[-1], Notice) and out[-1].code == "committed"
     # Before: confirmed as "✓ logged", as if a new entry had been added.

@@ -23,6 +23,7 @@ from tests.engine.tasks.test_evidence import CTX, NOW, entries
 from tests.engine.tasks.test_task_flow import CONV, PLAN_REQUEST, TODAY, USER, WEEK, say, seed
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+from tests.helpers.outcomes import after_closing
 
 pytestmark = pytest.mark.model_reads
 
@@ -115,7 +116,7 @@ async def test_an_answer_is_evidence_with_its_source(open_engine: OpenEngine, fa
         await seed(engine)
         (ask,) = await engine.handle(say(PLAN_REQUEST))
         assert isinstance(ask, Ask)
-        (req,) = await engine.handle(answer(ask, "about 80kg"))
+        (req,) = after_closing(await engine.handle(answer(ask, "about 80kg")), ask)
     assert isinstance(req, ApprovalRequest), req
     best = evidence_of(req)["their bench 1RM is about 80 kg"]
     assert best["status"] == "validated"
@@ -140,7 +141,7 @@ async def test_a_yes_confirms_the_claim_asked_about(said: str, open_engine: Open
         assert isinstance(ask, Ask) and [q.text for q in ask.questions] == [f"Is it right that {UNSURE}?"]
         options = ask.questions[0].options
         reply = (options[0] if options else "Yes") if said == OPTION else said
-        (req,) = await engine.handle(answer(ask, reply))
+        (req,) = after_closing(await engine.handle(answer(ask, reply)), ask)
     # Before: the yes was no evidence, so the same question came again, and the plan ended "not confirmed".
     assert isinstance(req, ApprovalRequest), req
     confirmed = evidence_of(req)[UNSURE]
@@ -160,7 +161,7 @@ async def test_a_no_is_never_asked_again(open_engine: OpenEngine, fake: FakeOlla
         before = await engine.entries.count(USER)
         (ask,) = await engine.handle(say(PLAN_REQUEST))
         assert isinstance(ask, Ask)
-        (out,) = await engine.handle(answer(ask, "아니"))
+        (out,) = after_closing(await engine.handle(answer(ask, "아니")), ask)
         assert await engine.entries.count(USER) == before
     assert isinstance(out, Answer) and out.partial and UNSURE in out.text
     # The model was told, and the loop did not go round asking the same.

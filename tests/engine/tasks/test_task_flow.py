@@ -19,6 +19,7 @@ from tests.helpers import scripts
 from tests.helpers.scripts import good_plan
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
+from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
 # path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
@@ -83,7 +84,7 @@ async def test_task_sheet_needs_approval_and_approve_executes_once(open_engine: 
         assert req.plan["kind"] == "task_sheet" and len(req.plan["patch"]["ops"]) == 3
         assert req.evidence and req.evidence[0].ref.startswith("entry:")
         assert await entry_summaries(engine) == before  # nothing changed yet
-        out = await engine.handle(decide(req, "approve"))
+        out = after_closing(await engine.handle(decide(req, "approve")), req, "Approved")
         assert isinstance(out[0], Logged) and len(out[0].entries) == 3
         assert {e.action for e in out[0].entries} == {"planned"}  # confirmed as planned, not as logged
         assert isinstance(out[-1], Notice) and out[-1].code == "committed"
@@ -100,13 +101,13 @@ async def test_revise_then_approve(open_engine: OpenEngine, fake: FakeOllama) ->
         await seed(engine)
         (first,) = await engine.handle(say(PLAN_REQUEST))
         assert isinstance(first, ApprovalRequest)
-        (second,) = await engine.handle(decide(first, "revise", "smaller jumps please"))
+        (second,) = after_closing(await engine.handle(decide(first, "revise", "smaller jumps please")), first, "Revised")
         assert isinstance(second, ApprovalRequest) and second.interrupt_id != first.interrupt_id
         prompt = fake.calls("TaskFormationOutput")[1]["messages"][1]["content"]
         assert "smaller jumps please" in prompt and "57.5" in prompt  # feedback and the previous plan
         stale = await engine.handle(decide(first, "approve"))
         assert isinstance(stale[0], Notice) and stale[0].code == "stale"
-        out = await engine.handle(decide(second, "approve"))
+        out = after_closing(await engine.handle(decide(second, "approve")), second)
         assert isinstance(out[0], Logged)
         assert sorted(e.summary for e in out[0].entries)[0].startswith("planned: bench press 56 kg")
         (history,) = await engine.handle(Control(conversation=CONV, user=USER, action="history"))
@@ -123,7 +124,7 @@ async def test_cancel_changes_nothing(open_engine: OpenEngine, fake: FakeOllama)
         before = await entry_summaries(engine)
         (req,) = await engine.handle(say(PLAN_REQUEST))
         assert isinstance(req, ApprovalRequest)
-        (out,) = await engine.handle(decide(req, "cancel"))
+        (out,) = after_closing(await engine.handle(decide(req, "cancel")), req, "Cancelled")
         assert isinstance(out, Notice) and out.code == "cancelled"
         assert await entry_summaries(engine) == before
         (slash,) = await engine.handle(Control(conversation=CONV, user=USER, action="undo"))
@@ -139,7 +140,7 @@ async def test_restart_while_approval_pending_then_approve_executes_once(sqlite_
     async with sqlite_engine() as restarted:
         (status,) = await restarted.handle(Control(conversation=CONV, user=USER, action="status"))
         assert isinstance(status, ApprovalRequest) and status.interrupt_id == req.interrupt_id
-        first = await restarted.handle(decide(req, "approve"))
+        first = after_closing(await restarted.handle(decide(req, "approve")), req)
         second = await restarted.handle(decide(req, "approve"))
         assert isinstance(first[0], Logged) and second[0].code == "stale"  # type: ignore[union-attr]
         planned = await restarted.entries.between(USER, TODAY, TODAY + timedelta(days=7), kinds=("planned",))
@@ -230,9 +231,9 @@ async def test_never_reaching_the_threshold_asks_then_downgrades(open_engine: Op
         (out,) = await engine.handle(say(PLAN_REQUEST))
         # Questions come next (the critical claim is something the person can confirm)…
         assert isinstance(out, Ask) and "recover" in out.questions[0].text
-        (final,) = await engine.handle(
+        (final,) = after_closing(await engine.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=out.interrupt_id, answer=ClarificationAnswer(declined=True))
-        )
+        ), out, "Skipped")
         assert isinstance(final, Answer) and final.partial and "nothing was changed" in final.text
         assert await entry_summaries(engine) == before
     # One round before asking (a second would send the same prompt: the wider window found nothing new),
@@ -268,7 +269,7 @@ async def test_ask_user_then_ready(open_engine: OpenEngine, fake: FakeOllama) ->
         await seed(engine)
         (ask,) = await engine.handle(say(PLAN_REQUEST))
         assert isinstance(ask, Ask) and ask.questions[0].text == "Which days can you train?"
-        (req,) = await engine.handle(say("Mon Wed Fri"))
+        (req,) = after_closing(await engine.handle(say("Mon Wed Fri")), ask)
         assert isinstance(req, ApprovalRequest)
     assert "Which days can you train? -> Mon Wed Fri" in fake.calls("TaskFormationOutput")[1]["messages"][1]["content"]
 
@@ -341,7 +342,8 @@ async def test_pending_plan_blocks_new_messages_until_decided(open_engine: OpenE
         (req,) = await engine.handle(say(PLAN_REQUEST))
         (busy,) = await engine.handle(say("bench 60kg 5x5"))
         assert isinstance(busy, Notice) and busy.code == "held"  # kept, and run after the decision
-        cancelled, *_ = await engine.handle(Control(conversation=CONV, user=USER, action="cancel"))
+        assert isinstance(req, ApprovalRequest)
+        cancelled, *_ = after_closing(await engine.handle(Control(conversation=CONV, user=USER, action="cancel")), req)
         assert isinstance(cancelled, Notice) and cancelled.code == "cancelled"
         wrong = await engine.handle(
             Resume(conversation=CONV, user=USER, interrupt_id=req.interrupt_id, answer=ClarificationAnswer(answers=["x"]))  # type: ignore[union-attr]

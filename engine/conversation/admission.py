@@ -10,6 +10,12 @@ decision, and the person is told how it was taken — nothing is thrown away.
 The change given after Revise is held the same way when it is a log or a
 question (`check_feedback`). A resume must match the pending interrupt and
 come from the person asked.
+
+A typed pick reads as on every platform (`typed.read_typed`, the one
+reading): while a question is open "2" picks its second choice and "skip"
+declines; while a plan is open "approve", "cancel" or "revise <what should
+change>" decide it. Adapters read their lines the same way before they send
+them, so this matters for a message that reaches the engine as typed.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ from typing import Literal
 
 from engine import texts
 from engine.domains.registry import DomainSelector
-from engine.interrupts import ApprovalPayload, AskPayload
+from engine.conversation.typed import read_typed
+from engine.interrupts import ApprovalPayload, AskPayload, to_outcome
 from engine.language.text import clean
 from engine.outcomes import Notice
 from engine.query.asking import asks_about_data, asks_for_knowledge
@@ -119,22 +126,27 @@ def check_message(turn: Message, text: str, pending: Pending | None, read: Read)
     payload = pending.payload
     if payload.asked_by and payload.asked_by != turn.user:
         return Hold(Notice(text=texts.HELD_FOR_OTHERS_QUESTION, code="held"))
+    typed = read_typed(text, to_outcome(pending.id, payload), turn.user)
+    if typed is not None and typed.answer is not None:  # a choice's number, skip, or a decision on the plan
+        return AnswerPending(_resume(turn, pending.id, typed.answer))
     if isinstance(payload, AskPayload):
         choices = payload.questions[0].options if payload.questions else []
         if (taken := taken_as(text, read(text), choices)) is not None:
             return Hold(Notice(text=texts.held_not_an_answer(taken), code="held"))
         # A plain reply while the person's own question is open answers it.
-        return AnswerPending(
-            Resume(
-                conversation=turn.conversation,
-                user=turn.user,
-                at=turn.at,
-                interrupt_id=pending.id,
-                answer=ClarificationAnswer(answers=[text]),
-                message_id=turn.message_id,
-            )
-        )
+        return AnswerPending(_resume(turn, pending.id, ClarificationAnswer(answers=[text])))
     return Hold(Notice(text=texts.HELD_FOR_PLAN, code="held"))
+
+
+def _resume(turn: Message, interrupt_id: str, answer: ClarificationAnswer | ApprovalDecision) -> Resume:
+    return Resume(
+        conversation=turn.conversation,
+        user=turn.user,
+        at=turn.at,
+        interrupt_id=interrupt_id,
+        answer=answer,
+        message_id=turn.message_id,
+    )
 
 
 def check_feedback(turn: Resume, read: Read) -> Aside | None:
