@@ -106,7 +106,7 @@ if str(ROOT) not in sys.path:
 import aiosqlite  # noqa: E402
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver  # noqa: E402
 
-from langgraph.graph import END, START, StateGraph  # noqa: E402
+from langgraph.graph import StateGraph  # noqa: E402
 from langgraph.types import Command, interrupt  # noqa: E402
 
 from bot.logs import configure_logging  # noqa: E402
@@ -286,10 +286,10 @@ class Clocks:
             finally:
                 self.sqlite_s += time.perf_counter() - started
 
-        setattr(aiosqlite.Connection, "_execute", timed_execute)
+        aiosqlite.Connection._execute = timed_execute
 
         def restore() -> None:
-            setattr(aiosqlite.Connection, "_execute", execute)
+            aiosqlite.Connection._execute = execute
 
         self._restore = restore
 
@@ -833,8 +833,8 @@ def print_latency(name: str, samples: Samples) -> None:
 
 def print_storage(args: argparse.Namespace, growth: Growth, split: Snapshot) -> None:
     snaps = growth.snapshots
-    print(f"  storage, one conversation (logical = page_count*page_size; raw = file and -wal sizes; "
-          f"row = thread's checkpoint row)")
+    print("  storage, one conversation (logical = page_count*page_size; raw = file and -wal sizes; "
+          "row = thread's checkpoint row)")
     print(f"  {'turn':>6} {'ckpt.db':>10} {'ckpt-wal':>10} {'ckpt log.':>10} {'alm.db':>10} {'alm-wal':>10} "
           f"{'alm log.':>10} {'row B':>7} {'meta B':>7} {'ckpts':>5} {'writes':>6}")
     step = max(1, len(snaps) // 12)

@@ -181,7 +181,7 @@ class LogNodes:
         # One typed reply to several questions answers all of them.
         if len(answers) == 1 and len(questions) > 1:
             answers = answers * len(questions)
-        items = [ClarificationItem(question=q.text, answer=a) for q, a in zip(questions, answers) if a]
+        items = [ClarificationItem(question=q.text, answer=a) for q, a in zip(questions, answers, strict=False) if a]
         return {
             "answers": [*t.answers, *items],
             # Keyed per question: two questions about one gap, or one asked in two rounds, keep both answers.

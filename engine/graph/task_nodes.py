@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any
 
 import structlog
@@ -36,7 +36,7 @@ from engine.domains.registry import ActiveDomainContext
 from engine.entries.model import Entry
 from engine.facts import Fact, compute_facts
 from engine.graph.deps import Deps
-from engine import interrupts, texts
+from engine import interrupts
 from engine.graph.state import State, dump, emit
 from engine.graph.view import TurnView
 from engine.interrupts import ApprovalPayload, AskQuestion, Cancelled

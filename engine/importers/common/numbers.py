@@ -41,7 +41,7 @@ def number(text: str) -> float | None:
 
 def clock(seconds: float) -> str:
     """``M:SS`` or ``H:MM:SS``."""
-    total = int(round(seconds))
+    total = round(seconds)
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
@@ -49,7 +49,7 @@ def clock(seconds: float) -> str:
 
 def duration_text(seconds: float) -> str:
     """A workout's length the way Strong writes it: ``1h 5m``, ``50m``, ``40s``."""
-    total = int(round(seconds))
+    total = round(seconds)
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     if not hours and not minutes:

@@ -65,7 +65,7 @@ class SetRow:
             self.exercise, self.order, self.weight, self.unit, self.reps,
             self.distance, self.distance_unit, self.seconds, self.rpe,
         ]  # fmt: skip
-        return base + [self.kind] if self.kind != "normal" and not self.label else base
+        return [*base, self.kind] if self.kind != "normal" and not self.label else base
 
 
 @dataclass(frozen=True, slots=True)
