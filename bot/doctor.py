@@ -43,7 +43,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from bot.config import Settings, load_settings
 from engine.config import LLMConfig
-from engine.language.text import public_url
+from engine import public_url
 
 PROMPT_TOKENS = 2_500
 """A typical call's prompt, for the projection (the Synthesizer's budget)."""

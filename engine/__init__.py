@@ -37,6 +37,7 @@ from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Control
 
 if TYPE_CHECKING:
     from engine.agents import AGENTS
+    from engine.language.text import public_url
     from engine.engine import Engine, outcomes_json
     from engine.importers.common import ImportFormatError
     from engine.knowledge import EmbeddingError, KnowledgeStoreError
@@ -51,6 +52,8 @@ _OFFLINE = {
     "KnowledgeStoreError": "engine.knowledge",
     # The agents by name (what OLLAMA_AGENT_MODELS may name), for the settings check.
     "AGENTS": "engine.agents",
+    # A server's address without its credentials, for the doctor's lines.
+    "public_url": "engine.language.text",
 }
 
 
@@ -69,6 +72,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "AGENTS",
+    "public_url",
     "Answer",
     "ApprovalDecision",
     "ApprovalRequest",

@@ -67,10 +67,7 @@ KNOWN: set[tuple[str, str]] = set()
 
 BOT_DOORS = ("engine", "engine.config", "engine.logbook")
 """What bot/ may import of the engine: the front doors (``Engine``, ``Logbook`` and their types), the settings."""
-BOT_KNOWN: set[tuple[str, str]] = {
-    # The doctor shows the model's address without its credentials.
-    ("bot.doctor", "engine.language.text"),
-}
+BOT_KNOWN: set[tuple[str, str]] = set()
 
 PLATFORM_LIBRARIES = ("telegram", "slack_bolt", "slack_sdk")
 ADAPTERS = ("adapters.telegram", "adapters.slack", "adapters.console")
