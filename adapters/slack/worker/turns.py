@@ -34,6 +34,7 @@ from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage, decided_message, plain, render
 from adapters.slack.send import Outbox
 from adapters.slack.store import Prompt, SlackStore
+from adapters.slack.text import COMMAND
 from engine import ApprovalRequest, Ask, Closed, Document, Handler, Notice, Outcome, Turn
 
 log = structlog.get_logger("adapters.slack")
@@ -48,12 +49,16 @@ class Turns:
         outbox: where messages go.
         store: the adapter's durable state (open prompts).
         eyes_after: seconds a turn runs before 👀 appears on the person's message.
+        command: the slash command, as the person types it: the engine's ``/retry`` shows as ``/almanac retry``.
     """
 
-    def __init__(self, engine: Handler, outbox: Outbox, store: SlackStore, eyes_after: float = 1.0) -> None:
+    def __init__(
+        self, engine: Handler, outbox: Outbox, store: SlackStore, eyes_after: float = 1.0, command: str = COMMAND
+    ) -> None:
         self.engine = engine
         self.outbox = outbox
         self.store = store
+        self.command = command
         self._eyes_after = eyes_after
 
     async def run(self, place: Place, turn: Turn, source_ts: str | None = None, private: bool = False) -> None:
@@ -96,7 +101,7 @@ class Turns:
                     await self.outbox.ephemeral(place, render_note(texts.EXPORT_SENT))
                 continue
             prompt = isinstance(outcome, (Ask, ApprovalRequest))
-            for message in render(outcome, place.conversation):
+            for message in render(outcome, place.conversation, self.command):
                 if private and not prompt:
                     await self.outbox.ephemeral(place, message)
                     continue
