@@ -114,7 +114,10 @@ class Turns:
                     )
 
     async def pending(self, place: Place) -> Ask | ApprovalRequest | None:
-        """The conversation's open question or plan (a read-only ``status`` turn, no model call)."""
+        """The conversation's open question or plan (``engine.pending``: no turn, no model call).
+
+        Read before a turn only (a typed line, a press); what a turn closed its own `Closed` says.
+        """
         return await open_prompt(self.engine, place.conversation, place.user_key)
 
     async def close_answered(self, place: Place, turn: Turn, outcomes: list[Outcome]) -> None:
