@@ -9,7 +9,8 @@ escaped (`adapters.slack.text.esc`) wherever Slack parses markup: the
 the ``markdown`` block alike, so an imported ``<!channel>`` never pings and
 ``<https://…|click>`` is never a link. Button labels are ``plain_text``,
 which Slack does not parse. Questions and plans carry their buttons
-(`adapters.slack.actions.Press`).
+(`adapters.slack.actions.Press`). The commands engine text names (``send
+/retry``) read as typed in Slack (``/almanac retry``: `adapters.slack.text.as_typed`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from adapters.slack.actions import Press, owner_of
-from adapters.slack.text import MARKDOWN_LIMIT, SECTION_LIMIT, esc, shorten, split
+from adapters.slack.text import COMMAND, MARKDOWN_LIMIT, SECTION_LIMIT, as_typed, esc, shorten, split
 from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome
 
 Block = dict[str, Any]
@@ -40,28 +41,30 @@ class SlackMessage:
     blocks: list[Block] = field(default_factory=list)
 
 
-def render(outcome: Outcome, conversation: str) -> list[SlackMessage]:
-    """The messages for one outcome (none for a `Document`, which is uploaded as a file).
+def render(outcome: Outcome, conversation: str, command: str = COMMAND) -> list[SlackMessage]:
+    """The messages for one outcome (none for a `Document`, which is uploaded as a file, nor for `Closed`).
 
     Args:
         outcome: what the engine returned.
         conversation: the engine's conversation key, carried by buttons.
+        command: the slash command, for the commands the engine's text names (``/retry``).
     """
     if isinstance(outcome, Answer):
-        return answer(outcome)
+        return answer(outcome.model_copy(update={"text": as_typed(outcome.text, command)}))
     if isinstance(outcome, Logged):
         lines = [
             f"✓ {e.action.capitalize()} {e.on.isoformat()} · {e.domain} · {e.summary}" for e in outcome.entries
         ] or ["✓ Logged."]
         return plain("\n".join(lines))
     if isinstance(outcome, Ask):
-        return [ask(outcome, conversation)]
+        said = {"why": as_typed(outcome.why, command), "if_declined": as_typed(outcome.if_declined, command)}
+        return [ask(outcome.model_copy(update=said), conversation)]
     if isinstance(outcome, ApprovalRequest):
         return [approval(outcome, conversation)]
     if isinstance(outcome, Failure):
-        return plain(f"⚠️ {outcome.text}")
+        return plain(f"⚠️ {as_typed(outcome.text, command)}")
     if isinstance(outcome, Notice):
-        return plain(outcome.text)
+        return plain(as_typed(outcome.text, command))
     return []
 
 

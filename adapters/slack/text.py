@@ -1,4 +1,4 @@
-"""Text for Slack: mrkdwn escaping and splitting long text at natural boundaries.
+"""Text for Slack: mrkdwn escaping, commands as typed in Slack, and splitting long text at natural boundaries.
 
 Pure functions, no Slack client. Slack's limits are counted in characters:
 one ``markdown`` block may hold about 12,000 (cumulative per message), a
@@ -6,6 +6,10 @@ one ``markdown`` block may hold about 12,000 (cumulative per message), a
 """
 
 from __future__ import annotations
+
+import re
+
+from adapters.common.commands import ALIASES, CONTROLS, MESSAGE_COMMANDS, OWN
 
 MARKDOWN_LIMIT = 12_000
 """Characters of ``markdown`` block text in one message (Slack's cumulative limit)."""
@@ -20,6 +24,26 @@ def esc(text: str) -> str:
     ``<https://x|y>`` would become a disguised link.
     """
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+COMMAND = "/almanac"
+"""The slash command unless the settings name another (``SLACK_COMMAND``)."""
+_COMMAND_WORD = re.compile(
+    r"(?<![^\s(\[{\"'“‘`])"  # at the start, or after a space, an opening bracket or quote: not in a URL or word
+    r"/(" + "|".join(sorted({*CONTROLS, *ALIASES, *MESSAGE_COMMANDS, *OWN}, key=len, reverse=True)) + r")"
+    r"(?![\w/@-])(?!\.\w)"  # the whole word: not /retrying, /retry/x, /retry.html
+)
+
+
+def as_typed(text: str, command: str = COMMAND) -> str:
+    """Engine text with its command mentions as a person types them in Slack: ``/retry`` → ``/almanac retry``.
+
+    The engine names commands the way most platforms type them (``send /retry``); in Slack every
+    command is a word after the one slash command. Only a command of the command map
+    (`adapters.common.commands`) standing as a word is rewritten, never a path in a URL.
+    """
+    slash = command if command.startswith("/") else f"/{command}"
+    return _COMMAND_WORD.sub(lambda m: f"{slash} {m.group(1)}", text)
 
 
 def split(text: str, limit: int) -> list[str]:

@@ -75,7 +75,7 @@ class SlackAdapter:
         self.store = store
         self.outbox = Outbox(api, Budget(per_second=signs_per_second, burst=5), keep_s=keep_replies_s)
         self.command = command
-        self.turns = Turns(engine, self.outbox, store, eyes_after)
+        self.turns = Turns(engine, self.outbox, store, eyes_after, command)
         self.queues = ChatQueues(self._job_failed)
         self.requests = Requests(self.turns, store, self.outbox, self.queues, handled)
         self.presses = Presses(self.turns, store, self.outbox)

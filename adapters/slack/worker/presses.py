@@ -23,7 +23,7 @@ from adapters.slack.protocol import ForgetConfirmed, Handed, Pressed, ReviseSubm
 from adapters.slack.render import decided_message, plain
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore
-from adapters.slack.text import shorten
+from adapters.slack.text import as_typed, shorten
 from adapters.slack.worker.turns import Turns
 from engine import ClarificationAnswer, Control, Notice, Resume
 
@@ -80,7 +80,7 @@ class Presses:
             )
             outcomes = await self.turns.engine.handle(probe)  # refuses without changing anything
             reason = next((o.text for o in outcomes if isinstance(o, Notice)), texts.BROKEN_BUTTON)
-            await self.outbox.ephemeral(place, plain(reason)[0])
+            await self.outbox.ephemeral(place, plain(as_typed(reason, self.turns.command))[0])
             return
         label = decision.label if press.kind != "revise" else f"✎ Revise: {shorten(feedback, 200)}"
         await self.store.drop_prompt(place.conversation, ts)

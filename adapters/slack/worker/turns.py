@@ -8,7 +8,9 @@ fetched (``conversations.replies``): the engine keeps it in its checkpoints.
 
 `Turns` also keeps the question or plan each conversation shows with
 buttons (durably, in `SlackStore`), so that when a typed reply, ``cancel`` or
-``reset`` closes it, the buttons go away and the decision shows.
+``reset`` closes it, the buttons go away and the decision shows. The turn
+itself says what it closed (its `Closed` outcome): nothing is read from the
+engine after a turn.
 
 Once ``engine.handle`` has returned, the turn is done (what it logged is
 stored): a failure after that is `ReplyNotShown`, and the person hears so
@@ -32,7 +34,8 @@ from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage, decided_message, plain, render
 from adapters.slack.send import Outbox
 from adapters.slack.store import Prompt, SlackStore
-from engine import ApprovalRequest, Ask, Document, Handler, Notice, Outcome, Turn
+from adapters.slack.text import COMMAND
+from engine import ApprovalRequest, Ask, Closed, Document, Handler, Notice, Outcome, Turn
 
 log = structlog.get_logger("adapters.slack")
 WORKING, DONE = "eyes", "white_check_mark"
@@ -46,12 +49,16 @@ class Turns:
         outbox: where messages go.
         store: the adapter's durable state (open prompts).
         eyes_after: seconds a turn runs before 👀 appears on the person's message.
+        command: the slash command, as the person types it: the engine's ``/retry`` shows as ``/almanac retry``.
     """
 
-    def __init__(self, engine: Handler, outbox: Outbox, store: SlackStore, eyes_after: float = 1.0) -> None:
+    def __init__(
+        self, engine: Handler, outbox: Outbox, store: SlackStore, eyes_after: float = 1.0, command: str = COMMAND
+    ) -> None:
         self.engine = engine
         self.outbox = outbox
         self.store = store
+        self.command = command
         self._eyes_after = eyes_after
 
     async def run(self, place: Place, turn: Turn, source_ts: str | None = None, private: bool = False) -> None:
@@ -94,7 +101,7 @@ class Turns:
                     await self.outbox.ephemeral(place, render_note(texts.EXPORT_SENT))
                 continue
             prompt = isinstance(outcome, (Ask, ApprovalRequest))
-            for message in render(outcome, place.conversation):
+            for message in render(outcome, place.conversation, self.command):
                 if private and not prompt:
                     await self.outbox.ephemeral(place, message)
                     continue
@@ -107,24 +114,25 @@ class Turns:
                     )
 
     async def pending(self, place: Place) -> Ask | ApprovalRequest | None:
-        """The conversation's open question or plan (a read-only ``status`` turn, no model call)."""
+        """The conversation's open question or plan (``engine.pending``: no turn, no model call).
+
+        Read before a turn only (a typed line, a press); what a turn closed its own `Closed` says.
+        """
         return await open_prompt(self.engine, place.conversation, place.user_key)
 
     async def close_answered(self, place: Place, turn: Turn, outcomes: list[Outcome]) -> None:
-        """Take the buttons off a question or plan that this turn closed without them."""
+        """Take the buttons off a question or plan that this turn closed without them (the engine says so: `Closed`)."""
+        closed = {o.interrupt_id for o in outcomes if isinstance(o, Closed)}
+        if not closed:
+            return  # most turns: no store read either
         prompt = await self.store.prompt(place.conversation)
-        if prompt is None or any(
-            isinstance(o, (Ask, ApprovalRequest)) and o.interrupt_id == prompt.interrupt_id for o in outcomes
-        ):
-            return
-        still = await self.pending(place)
-        if still is not None and still.interrupt_id == prompt.interrupt_id:
-            return
+        if prompt is None or prompt.interrupt_id not in closed:
+            return  # e.g. a press already took the buttons, or someone else typed in the thread
         await self.store.drop_prompt(place.conversation, prompt.ts)
         if not await self.store.claim(prompt.channel, prompt.ts):
             return  # a press decided it, and already showed so
-        closed = decided_message(prompt.blocks, closing_label(turn), place.user, datetime.now(timezone.utc))
-        await self.outbox.update(prompt.channel, prompt.ts, closed)
+        shown = decided_message(prompt.blocks, closing_label(turn), place.user, datetime.now(timezone.utc))
+        await self.outbox.update(prompt.channel, prompt.ts, shown)
 
     @contextlib.asynccontextmanager
     async def _signs(self, place: Place, source_ts: str | None) -> AsyncIterator[None]:

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from engine import ApprovalRequest, Ask, Handler, Outcome, Progress, Turn
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.slack_api import FakeSlack
@@ -57,3 +58,51 @@ async def test_a_number_picks_and_a_log_is_not_the_answer(
         assert await engine.entries.count(ME) == 2
     parses = fake.calls("ParserOutput")
     assert len(parses) == 2 and "-> Squat" in parses[-1]["messages"][-1]["content"]
+
+
+class Counted:
+    """The engine, with every call it gets written down (``handle`` by turn kind, ``pending``)."""
+
+    def __init__(self, engine: Handler) -> None:
+        self.engine = engine
+        self.calls: list[str] = []
+
+    async def handle(self, turn: Turn, progress: Progress | None = None) -> list[Outcome]:
+        self.calls.append(f"handle:{turn.kind}")
+        return await self.engine.handle(turn, progress)
+
+    async def pending(self, conversation: str, user: str) -> Ask | ApprovalRequest | None:
+        self.calls.append("pending")
+        return await self.engine.pending(conversation, user)
+
+    async def interrupted(self, conversation: str) -> list[Turn]:
+        return await self.engine.interrupted(conversation)
+
+
+async def test_a_typed_answer_closes_the_buttons_from_the_turns_closed_outcome(
+    sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
+) -> None:
+    """Issue 23: after every turn Slack read ``engine.pending`` again to learn whether the question it showed
+    was still open. The turn's `Closed` says so now: the buttons come off with the closing label, and the
+    only read is the one before the turn (to read the typed line against the open question)."""
+    fake.script("RouterOutput", scripts.router("LOG"))
+    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script("ClarifierOutput", scripts.clarifier())
+    async with sqlite_engine() as real:
+        engine = Counted(real)
+        async with running(slack, engine, tmp_path / "data") as ws:
+            ts = await ws.mention("finished my workout today")
+            (question,) = ws.thread(ts)
+            assert question.buttons() and engine.calls == ["handle:message"], engine.calls
+            engine.calls.clear()
+            await ws.post("Squat", thread_ts=ts)  # the person's own words: the engine reads them as the answer
+            assert engine.calls == ["pending", "handle:message"], engine.calls  # before: a "pending" after it too
+            _, logged = ws.thread(ts)
+            assert "squat 100 kg × 5 reps × 5 sets" in logged.shown()
+            closed = slack.message(CHANNEL, question.ts)
+            assert closed.buttons() == [] and f"✓ Squat by <@{ANN}>" in closed.shown()
+            assert len(slack.calls("chat.update")) == 1
+            engine.calls.clear()
+            await ws.post("bench 60kg 5x5", thread_ts=ts)  # nothing shows buttons now: no read at all
+            assert engine.calls == ["handle:message"], engine.calls
+            assert await real.entries.count(ME) == 2
