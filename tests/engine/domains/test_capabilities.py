@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.domains.registry import DomainFileError, DomainRegistry, DomainSelector
+from engine.agents.parser import parser_input
+from engine.domains.registry import BUILTIN_DIR, DomainFileError, DomainRegistry, DomainSelector
 from engine.entries.model import NewEntry
 from engine.facts import compute_facts
 from engine.facts.history import bout_facts
+from engine.importers.notes import _domain_of
 from engine.language.logs import read_log
 from engine.outcomes import Answer
 from engine.reading.message import log_words
@@ -209,3 +211,20 @@ async def test_the_engine_names_a_domain_from_domains_dir_by_its_own_label(
     assert isinstance(answer, Answer), answer
     assert "용선 경기 최장 거리" in answer.text, answer.text
     assert "dragonboat" not in answer.text.lower(), answer.text
+
+
+def test_the_fallback_is_the_registrys_own(tmp_path: Path) -> None:
+    """With DOMAINS_DIR making rowing the fallback, a log that names no domain goes to rowing.
+
+    The Parser's input and a note nothing names read the fallback off the context's registry (they
+    read the built-in domains', general_fitness, before).
+    """
+    plain = (BUILTIN_DIR / "general_fitness.toml").read_text(encoding="utf-8").replace("fallback = true", "fallback = false")
+    (tmp_path / "general_fitness.toml").write_text(plain, encoding="utf-8")
+    (tmp_path / "rowing.toml").write_text(ROWING.replace('precedence = 5', 'precedence = 5\nfallback = true'), "utf-8")
+    registry = DomainRegistry.load(tmp_path)
+    assert registry.fallback == "rowing"
+    nothing = DomainSelector(registry).build_active_context([])
+    assert nothing.registry is registry
+    assert parser_input(nothing, "did some stuff", date(2026, 11, 30)).domain == "rowing"
+    assert _domain_of(["nothing known"], nothing) == "rowing"
