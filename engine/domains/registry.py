@@ -156,7 +156,7 @@ class DomainRegistry:
 
 @cache
 def builtin_registry() -> DomainRegistry:
-    """The built-in domains, read once: for code that is handed no registry."""
+    """The built-in domains only, read once: for tests. The engine and Logbook hand their own registry on."""
     return DomainRegistry.load()
 
 
