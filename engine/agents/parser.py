@@ -15,7 +15,7 @@ from engine.agents.base import Agent, Dated, Lines, Names, Shown, ask
 from engine.agents.context import ClarificationItem
 from engine.agents.llm import LLM
 from engine.agents.schemas import ParserOutput
-from engine.domains.registry import ActiveDomainContext, builtin_registry
+from engine.domains.registry import ActiveDomainContext
 from engine.entries.model import ExerciseLog
 from engine.language.notation import read_strength
 from engine.language.vocab import normalize_name
@@ -71,7 +71,7 @@ def parser_input(
 
     Code reads what it can first (vocabulary terms, strength notation) and hands it over as hints.
     """
-    domain = ctx.domains_loaded[0] if ctx.domains_loaded else (builtin_registry().fallback or "")
+    domain = ctx.domains_loaded[0] if ctx.domains_loaded else (ctx.registry.fallback or "")
     full_text = text + "".join(f"\n{a['answer']}" for a in answers)
     hints = read_strength(full_text, ctx.vocabulary, ctx.units)
     return ParserInput(

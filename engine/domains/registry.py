@@ -156,7 +156,7 @@ class DomainRegistry:
 
 @cache
 def builtin_registry() -> DomainRegistry:
-    """The built-in domains, read once: for code that is handed no registry."""
+    """The built-in domains only, read once: for tests. The engine and Logbook hand their own registry on."""
     return DomainRegistry.load()
 
 
@@ -165,6 +165,8 @@ class ActiveDomainContext(BaseModel):
 
     model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
+    registry: DomainRegistry = Field(repr=False, exclude=True)
+    """Every domain the engine knows (built-in and ``DOMAINS_DIR``), not only the loaded ones."""
     domains_loaded: list[str]
     """Names, in the order they were requested."""
     domains: list[Domain]
@@ -233,14 +235,14 @@ class DomainSelector:
         key = tuple(wanted)
         ctx = self._cache.get(key)
         if ctx is None:
-            ctx = self._merge([d for n in wanted if (d := self._registry.get(n)) is not None])
+            ctx = self._merge(self._registry, [d for n in wanted if (d := self._registry.get(n)) is not None])
             # Bounded: at most one entry per combination that was actually asked for.
             if len(self._cache) < 256:
                 self._cache[key] = ctx
         return ctx
 
     @staticmethod
-    def _merge(domains: list[Domain]) -> ActiveDomainContext:
+    def _merge(registry: DomainRegistry, domains: list[Domain]) -> ActiveDomainContext:
         vocab: dict[str, list[str]] = {}
         units: dict[str, list[str]] = {}
         families: dict[str, list[str]] = {}
@@ -258,6 +260,7 @@ class DomainSelector:
             for unit, spellings in d.units.items():
                 units.setdefault(unit, []).extend(s for s in spellings if s not in units.get(unit, []))
         return ActiveDomainContext(
+            registry=registry,
             domains_loaded=[d.name for d in domains],
             domains=domains,
             expertise="\n\n".join(f"[{d.name}]\n{d.expertise.strip()}" for d in domains),

@@ -106,5 +106,5 @@ def compare_latest(entries: Sequence[Entry], exercise: str) -> list[Fact]:
     found = _found(entries)
     if found is None:
         return []
-    lifts = _lifts(entries, _scan(entries, {name}, cardio=False))
+    lifts = _lifts(entries, _scan(entries, {name}))
     return _compare(lifts[0], found) if lifts else []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from engine.domains.registry import DomainRegistry, builtin_registry
+from engine.domains.registry import DomainRegistry
 from engine.facts.cardio import _bout_facts
 from engine.facts.compare import _compare
 from engine.facts.found import _found
@@ -22,7 +22,7 @@ def compute_facts(
     *,
     exercises: Sequence[str] | None = None,
     today: date | None = None,
-    domains: DomainRegistry | None = None,
+    domains: DomainRegistry,
 ) -> list[Fact]:
     """Every fact the answer may use, from one pass over the entries.
 
@@ -32,7 +32,7 @@ def compute_facts(
             plus the latest-vs-previous comparison for each, since naming an
             exercise usually means asking how it went.
         today: End of the frequency period and base for "days since".
-        domains: Which domains hold bouts (runs, swims) and which no training; the built-in ones when None.
+        domains: Which domains hold bouts (runs, swims) and which no training: the engine's registry.
 
     Returns:
         Frequency facts, then per exercise (alphabetical), then runs and swims.
@@ -43,13 +43,12 @@ def compute_facts(
     if found is None:
         return []
     wanted = frozenset(x.strip().lower() for x in exercises) if exercises is not None else None
-    registry = domains or builtin_registry()
-    scan = _scan(entries, wanted, domains=registry)
+    scan = _scan(entries, wanted, domains=domains)
     out = _frequency(scan.sessions, today, found)
     for lift in _lifts(entries, scan):
         out += _lift_facts(lift, today, found)
         if wanted is not None:
             out += _compare(lift, found)
     for domain in sorted(scan.bouts):
-        out += _bout_facts(domain, registry.bouts[domain], scan.bouts[domain], found)
+        out += _bout_facts(domain, domains.bouts[domain], scan.bouts[domain], found)
     return out

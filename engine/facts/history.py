@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from engine.domains.registry import DomainRegistry, builtin_registry
+from engine.domains.registry import DomainRegistry
 from engine.facts.display import _fmt, _signed, _with_unit, clock, weeks_text
 from engine.facts.lifts import _set_text
 from engine.facts.model import LB_TO_KG, Fact
@@ -154,12 +154,12 @@ def session_facts(s: Sessions, scope: Scope, today: date) -> list[Fact]:
     return out
 
 
-def bout_facts(b: BoutHistory, scope: Scope, domains: DomainRegistry | None = None) -> list[Fact]:
+def bout_facts(b: BoutHistory, scope: Scope, domains: DomainRegistry) -> list[Fact]:
     """How many runs or swims, how far in total, the longest and the fastest average pace.
 
-    ``domains`` says which domains hold bouts and their measures (the built-in ones when None).
+    ``domains`` says which domains hold bouts and their measures.
     """
-    sport = (domains or builtin_registry()).bouts.get(b.sport)
+    sport = domains.bouts.get(b.sport)
     if not b.count or sport is None:
         return []
     where = scope_words(scope)

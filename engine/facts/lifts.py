@@ -80,7 +80,7 @@ def _lifts(entries: Sequence[Entry], scan: _Scan) -> list[_Lift]:
     mixed = {name: plan[1] for name, plan in plans.items() if len(units[name]) > 1}
     rows_of, unordered = scan.lifts, scan.unordered
     if mixed:
-        again = _scan(entries, mixed.keys(), cardio=False, factors=mixed)
+        again = _scan(entries, mixed.keys(), factors=mixed)
         rows_of, unordered = {**rows_of, **again.lifts}, unordered | again.unordered
     out = []
     for name in sorted(rows_of):

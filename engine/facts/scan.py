@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from engine.domains.registry import DomainRegistry, builtin_registry
+from engine.domains.registry import DomainRegistry
 from engine.domains.bouts import ReadBout, metrics_of, read_bout
 from engine.facts.rows import _DAY, _Row
 from engine.entries.model import Entry
@@ -26,7 +26,6 @@ def _scan(
     entries: Sequence[Entry],
     wanted: Collection[str] | None,
     *,
-    cardio: bool = True,
     factors: Mapping[str, Mapping[str, float]] | None = None,
     domains: DomainRegistry | None = None,
 ) -> _Scan:
@@ -35,23 +34,22 @@ def _scan(
     Args:
         entries: As given to :func:`compute_facts`.
         wanted: Exercises to read (canonical, lower case); None for all.
-        cardio: Whether to read runs and swims.
         factors: Per exercise, the factor from each weight unit to its
             comparison unit (a unit left out is not counted). Without it
             weights are read as logged; :func:`_lifts` scans again, with
             factors, the rare exercise logged in more than one unit.
-        domains: Which domains hold bouts and which no training (meals); the built-in ones when None.
+        domains: Which domains hold bouts and which no training (meals); None reads lifts only
+            (no sessions, runs or swims), as a second pass for a few exercises does.
     """
-    registry = domains or builtin_registry()
     # Logged in these domains, an entry is not a workout (a meal is not a session).
-    not_training, sports = registry.not_training, registry.bouts
+    not_training, sports = (domains.not_training, domains.bouts) if domains is not None else (frozenset(), {})
     scan = _Scan()
     lifts, names = scan.lifts, dict[Any, str]()
     for at, e in enumerate(entries):
         if e.status != "active" or e.kind != "parsed":
             continue
         day, eid, data = e.occurred_on, e.entry_id, e.data
-        if e.domain not in not_training and factors is None:
+        if domains is not None and e.domain not in not_training and factors is None:
             scan.sessions.setdefault(e.domain, {}).setdefault(day, []).append(eid)
         for ex_at, ex in enumerate(data.get("exercises") or ()):
             raw = ex.get("name")
@@ -105,7 +103,7 @@ def _scan(
                 if rows[-1][_DAY] >= day:
                     scan.unordered.add(name)
                 rows.append(row)
-        if not cardio:
+        if not sports:
             continue
         sport = e.domain if e.domain in sports else e.activity_type
         if sport in sports:

@@ -248,7 +248,7 @@ class QueryNodes:
 
     def _must(self, t: TurnView) -> list[Kept]:
         """The claims code makes for what it read the question to ask."""
-        return answering(t.refs, t.shape, t.today, lists=shows_list(t.text))
+        return answering(t.refs, t.shape, t.today, self.d.selector.registry.bouts, lists=shows_list(t.text))
 
     async def synthesize(self, state: State) -> dict[str, Any]:
         t = TurnView(state, self.d)

@@ -119,7 +119,7 @@ class TaskNodes:
         first, last = window(t.text, today, profile.days[min(attempt, len(profile.days) - 1)])
         # Entries are read even without the tool: a correction must find the entry it corrects.
         entries = await self.d.entries.between(t.user, first, last, limit=profile.max_entries)
-        facts = compute_facts(entries, today=today) if "facts" in tools else []
+        facts = compute_facts(entries, today=today, domains=self.d.selector.registry) if "facts" in tools else []
         exercises = {m for members in ctx.family_map.values() for m in members}
         subjects = subjects_of(ctx.vocabulary.terms(t.text), entries, exercises)
         shown = entries if "entries" in tools else []

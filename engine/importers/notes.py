@@ -29,7 +29,7 @@ from typing import Any, Literal
 from engine.agents.llm import LLM
 from engine.agents.parser import parse, parser_input
 from engine.agents.schemas import ParserOutput
-from engine.domains.registry import ActiveDomainContext, builtin_registry
+from engine.domains.registry import ActiveDomainContext
 from engine.entries.model import ExerciseLog, Metric, NewEntry
 from engine.entries.summaries import summarize
 from engine.errors import ModelFailed, ModelInvalid
@@ -161,7 +161,7 @@ def _domain_of(terms: Sequence[str], ctx: ActiveDomainContext) -> str:
     if best == 0:
         # Nothing known: the fallback domain when it is loaded (or nothing is), else the first one.
         fallback = next((d.name for d in ctx.domains if d.fallback), None)
-        return fallback or (builtin_registry().fallback or "" if not counts else ctx.domains_loaded[0])
+        return fallback or (ctx.registry.fallback or "" if not counts else ctx.domains_loaded[0])
     return next(name for name, n in counts.items() if n == best)
 
 

@@ -27,7 +27,7 @@ from engine.query.number_reading import StatedValue, stated_values
 from engine.language.periods import Period
 from engine.query.questions import QuestionShape
 from engine.query.references import RefTable, build_table
-from engine.query.render import Language, korean_names
+from engine.query.render import Language, Names, korean_names
 from engine.query.sentences import compose
 from engine.store.entries import EntryStore
 
@@ -57,11 +57,11 @@ def table_for(
     return build_table(facts, entries, [v.text for v in stated], days)
 
 
-def names_for(table: RefTable, ctx: ActiveDomainContext, lang: Language) -> dict[str, str]:
-    """Exercise names in the person's language, for the terms the values are about."""
+def names_for(table: RefTable, ctx: ActiveDomainContext, lang: Language) -> Names:
+    """Exercise names in the person's language, for the terms the values are about, and the domains' labels."""
     if lang != "ko":
-        return {}
-    return korean_names({t for r in table.refs for t in r.terms}, ctx.vocabulary_map)
+        return Names()
+    return Names(korean_names({t for r in table.refs for t in r.terms}, ctx.vocabulary_map), ctx.registry.labels("ko"))
 
 
 async def citations(store: EntryStore, user: str, ids: Sequence[str]) -> list[Citation]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from datetime import date, timedelta
 
-from engine.domains.registry import builtin_registry
 from engine.facts import Fact
 from engine.facts.display import _fmt
 from engine.facts.history import lift_facts, scope_words
@@ -117,10 +116,13 @@ def _best(records: Sequence[Ref], subject: str, wanted: str | None) -> Ref | Non
     return next((r for m in preferred for r in mine if measure_of(r) == m), None) or next(iter(mine), None)
 
 
-def answering(table: RefTable, shape: QuestionShape, today: date, *, lists: bool = False) -> list[Kept]:
+def answering(
+    table: RefTable, shape: QuestionShape, today: date, sports: Collection[str], *, lists: bool = False
+) -> list[Kept]:
     """The claims code states for what it read the question to ask (see the module docstring).
 
     Args:
+        sports: The domains whose entries are bouts (runs, swims: ``DomainRegistry.bouts``).
         lists: The question asks to see entries ("show me my bench sessions"): the newest are listed,
             each cut to the exercises it names.
     """
@@ -158,7 +160,6 @@ def answering(table: RefTable, shape: QuestionShape, today: date, *, lists: bool
             # No record of a named exercise ("my strongest lift and longest run": "run" names a sport):
             # the strongest lift's record, and each sport's.
             found = list(dict.fromkeys(_subject(r) for r in records))
-            sports = builtin_registry().bouts
             chosen = [*found[:1], *(n for n in found[1:] if n in sports)]
             picked = [b for subject in chosen if (b := _best(records, subject, wanted)) is not None]
         out += [Kept("record", (r,)) for r in picked]

@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 
-from engine.domains.registry import builtin_registry
 from engine.query.references import Ref, RefTable
-from engine.query.render import Language, localize, render_date, render_period, value_text
+from engine.query.render import Language, Names, localize, render_date, render_period, value_text
 from engine.store.history import EVER
 
 LIMIT = 5
@@ -55,7 +54,8 @@ def _measure(name: str) -> str:
 def korean_label(ref: Ref, names: Mapping[str, str]) -> str:
     """A fact's label in Korean, read off its key; the English label when the key is unknown."""
     subject, _, rest = ref.key.partition(".")
-    who = names.get(subject) or (_KO_ALL if subject == "all" else builtin_registry().labels("ko").get(subject)) or subject
+    labels = names.labels if isinstance(names, Names) else {}
+    who = names.get(subject) or (_KO_ALL if subject == "all" else labels.get(subject)) or subject
     parts = rest.split(".")
     if not rest:
         return ref.label

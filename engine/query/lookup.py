@@ -10,7 +10,7 @@ searched beside the active domains, as any question may touch it.
 
 from __future__ import annotations
 
-from engine.domains.registry import ActiveDomainContext, DomainRegistry, builtin_registry
+from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.knowledge.library import Library
 from engine.knowledge.model import Chunk
 from engine.knowledge.terms import query_keywords
@@ -48,7 +48,7 @@ async def articles_for(
     if not query:
         return []
     # The fallback domain's articles are always searched too (general training advice).
-    always = builtin_registry().fallback
+    always = ctx.registry.fallback
     domains = list(dict.fromkeys([*ctx.domains_loaded, *([always] if always else [])]))
     tops = [d.retrieval_profile.knowledge_top_k for d in ctx.domains if d.retrieval_profile.knowledge_top_k]
     return await library.find(query, domains, max(tops) if tops else None, also=text)

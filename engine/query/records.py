@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-from engine.domains.registry import DomainRegistry, builtin_registry
+from engine.domains.registry import DomainRegistry
 from engine.facts import Fact
 from engine.facts.history import bout_facts, lift_facts, session_facts
 from engine.query.by_code import rank
@@ -65,13 +65,12 @@ async def history_facts(
     stated: Sequence[StatedValue],
     domains: Sequence[str],
     today: date,
-    registry: DomainRegistry | None = None,
+    registry: DomainRegistry,
 ) -> list[Fact]:
     """The whole-history facts the question needs (see the module docstring), records first.
 
-    ``registry`` says which domains hold lifts and which bouts (the built-in ones when None).
+    ``registry`` says which domains hold lifts and which bouts.
     """
-    known = registry or builtin_registry()
     scope = scope_of(periods)
     weights = [(v.number, _WEIGHT_UNITS[v.unit]) for v in stated if v.unit in _WEIGHT_UNITS]
     facts: list[Fact] = []
@@ -81,15 +80,15 @@ async def history_facts(
     wants_records = (
         bool(_RECORD_INTENTS & set(shape.intents)) or any(p.ever for p in periods) or bool(_RECORD_WORDS.search(question))
     )
-    if not lifts and wants_records and (any(d in domains for d in known.with_role("lifts")) or not shape.wanted):
+    if not lifts and wants_records and (any(d in domains for d in registry.with_role("lifts")) or not shape.wanted):
         strongest = await history.strongest(user, scope[0], scope[1])
         for h in await history.lifts(user, strongest, scope[0], scope[1], brief=True):
             facts += lift_facts(h, scope, brief=True)
     if scope != EVER or "frequency" in shape.intents or not (shape.wanted or wants_records):
         facts += session_facts(await history.sessions(user, scope[0], scope[1]), scope, today)
-    for sport in known.bouts:
+    for sport in registry.bouts:
         if sport in domains:
-            facts += bout_facts(await bouts.history(user, sport, scope[0], scope[1]), scope, known)
+            facts += bout_facts(await bouts.history(user, sport, scope[0], scope[1]), scope, registry)
     return sorted(facts, key=lambda f: rank(f.key))
 
 

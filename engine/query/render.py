@@ -85,6 +85,18 @@ def rename(text: str, names: Mapping[str, str]) -> str:
     return text
 
 
+class Names(dict[str, str]):
+    """Canonical exercise name -> the person's-language one, plus each domain's label in that language.
+
+    The labels (``running`` -> ``러닝``) name a fact's subject when it is a domain; they are kept
+    apart from the exercise names, which :func:`rename` replaces in running text.
+    """
+
+    def __init__(self, names: Mapping[str, str] | None = None, labels: Mapping[str, str] | None = None) -> None:
+        super().__init__(names or {})
+        self.labels: Mapping[str, str] = labels or {}
+
+
 def korean_names(terms: Iterable[str], spellings: Mapping[str, Iterable[str]]) -> dict[str, str]:
     """For each canonical term, its first Korean spelling in the vocabulary (when it has one)."""
     out: dict[str, str] = {}

@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from engine.domains.bouts import metrics_of, read_bout
-from engine.domains.registry import DomainRegistry, builtin_registry
+from engine.domains.registry import DomainRegistry
 from engine.store.db import Database
 from engine.store.history import EVER
 
@@ -49,10 +49,10 @@ def _bout(row: Any) -> Bout:
 class BoutStore:
     """Runs and swims over a person's whole history."""
 
-    def __init__(self, db: Database, domains: DomainRegistry | None = None) -> None:
-        """``domains`` says which domains hold bouts and how each is read (the built-in ones when None)."""
+    def __init__(self, db: Database, domains: DomainRegistry) -> None:
+        """``domains`` says which domains hold bouts and how each is read."""
         self._db = db
-        self._sports = (domains or builtin_registry()).bouts
+        self._sports = domains.bouts
 
     async def _rows(self, sql: str, args: Any) -> list[Any]:
         async with self._db.conn.execute(sql, args) as cur:

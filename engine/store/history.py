@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from engine.domains.registry import DomainRegistry, builtin_registry
+from engine.domains.registry import DomainRegistry
 from engine.facts.model import LB_TO_KG
 from engine.language.periods import EVER as EVER  # the whole history, as periods define it
 from engine.store.db import Database
@@ -100,10 +100,10 @@ def _set(row: Any) -> SetRecord:
 class HistoryStore:
     """Indexed aggregates over a person's whole history."""
 
-    def __init__(self, db: Database, domains: DomainRegistry | None = None) -> None:
-        """``domains`` says which domains hold no training, meals (the built-in ones when None)."""
+    def __init__(self, db: Database, domains: DomainRegistry) -> None:
+        """``domains`` says which domains hold no training, meals."""
         self._db = db
-        self._not_training = sorted((domains or builtin_registry()).not_training)
+        self._not_training = sorted(domains.not_training)
 
     async def _rows(self, sql: str, args: Any) -> list[Any]:
         async with self._db.conn.execute(sql, args) as cur:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from engine.facts import Fact, compare_latest, compute_facts, epley, facts_text, parse_duration
+from tests.helpers.domains import BUILTIN
 from tests.helpers.entries import MONTH, TODAY, lift, nov, strength
-
 
 
 @pytest.fixture(scope="module")
 def facts() -> dict[str, Fact]:
-    return {f.key: f for f in compute_facts(MONTH, today=TODAY)}
+    return {f.key: f for f in compute_facts(MONTH, today=TODAY, domains=BUILTIN)}
 
 
 def test_epley() -> None:
@@ -101,7 +101,8 @@ def test_unitless_weights_left_out_beside_a_unit() -> None:
             [
                 strength(nov(2), lift("row", "kg", [(60, 8)])),
                 strength(nov(3), lift("row", None, [(200, 8)])),
-            ]
+            ],
+            domains=BUILTIN,
         )
     }
     assert got["row.heaviest_set"].display == "60 kg × 8"
@@ -109,7 +110,8 @@ def test_unitless_weights_left_out_beside_a_unit() -> None:
 
 
 def test_missed_lift_is_no_record() -> None:
-    got = {f.key: f for f in compute_facts([strength(nov(2), lift("squat", "kg", [(100, 5), (120, 0)]))])}
+    squat = strength(nov(2), lift("squat", "kg", [(100, 5), (120, 0)]))
+    got = {f.key: f for f in compute_facts([squat], domains=BUILTIN)}
     assert got["squat.heaviest_set"].display == "100 kg × 5"
     assert got["squat.best_e1rm"].value == pytest.approx(116.6667, abs=1e-4)  # 100 × (1 + 5/30)
     assert got["squat.volume.2026-11-02"].value == 500
@@ -124,7 +126,7 @@ def test_bodyweight(facts: dict[str, Fact]) -> None:
 def test_repeated_and_empty_sets() -> None:
     dips = lift("dip", None, [(None, 10)] * 3)
     dips["set_details"] += [{"set_num": 4, "weight": None, "reps": None}] * 2
-    got = {f.key: f for f in compute_facts([strength(nov(2), dips)])}
+    got = {f.key: f for f in compute_facts([strength(nov(2), dips)], domains=BUILTIN)}
     assert got["dip.volume.2026-11-02"].value == 30
     assert got["dip.most_reps"].value == 10
 
@@ -137,7 +139,8 @@ def test_same_day_entries_are_one_session() -> None:
                 strength(nov(2), lift("bench press", "kg", [(50, 10)] * 3), key="a"),
                 strength(nov(2), lift("bench press", "kg", [(60, 5)] * 2), key="b"),
                 strength(nov(1), lift("bench press", "kg", [(40, 10)]), key="c"),
-            ]
+            ],
+            domains=BUILTIN,
         )
     }
     assert got["bench press.sessions"].value == 2
@@ -154,7 +157,8 @@ def test_any_order_and_name_case() -> None:
             [
                 strength(nov(9), lift("Bench Press", "kg", [(60, 5)]), key="late"),
                 strength(nov(2), lift("bench press", "kg", [(50, 5)]), key="early"),
-            ]
+            ],
+            domains=BUILTIN,
         )
     }
     assert got["bench press.sessions"].dates == [nov(2), nov(9)]
@@ -229,7 +233,7 @@ def test_compare_latest_edges() -> None:
 
 
 def test_exercise_filter() -> None:
-    keys = {f.key for f in compute_facts(MONTH, exercises=["Bench Press"], today=TODAY)}
+    keys = {f.key for f in compute_facts(MONTH, exercises=["Bench Press"], today=TODAY, domains=BUILTIN)}
     assert "bench press.best_e1rm" in keys
     assert "bench press.vs_previous.e1rm" in keys  # naming an exercise brings its comparison
     assert not any(k.startswith(("squat.", "deadlift.")) for k in keys)
@@ -237,7 +241,7 @@ def test_exercise_filter() -> None:
 
 
 def test_facts_text() -> None:
-    facts = compute_facts(MONTH, exercises=["bench press"], today=TODAY)
+    facts = compute_facts(MONTH, exercises=["bench press"], today=TODAY, domains=BUILTIN)
     text = facts_text(facts)
     found = "in the 15 entries found (2026-11-01 to 2026-11-20)"
     assert f"- best estimated 1RM (Epley) for bench press {found}: 73.3 kg (2026-11-20)\n" in text
@@ -246,4 +250,4 @@ def test_facts_text() -> None:
 
 
 def test_empty() -> None:
-    assert compute_facts([]) == []
+    assert compute_facts([], domains=BUILTIN) == []

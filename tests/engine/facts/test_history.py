@@ -25,6 +25,7 @@ from engine.store.db import Database
 from engine.store.entries import EntryStore
 from engine.store.history import EVER, HistoryStore
 from tests.helpers import scripts
+from tests.helpers.domains import BUILTIN
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "strong_history.csv"
 USER = "tg:42"
@@ -52,7 +53,8 @@ def displays(facts: list) -> dict[str, str]:  # type: ignore[type-arg]
 
 
 async def test_records_ignore_failed_attempts_and_keep_variations_apart(db: Database) -> None:
-    lifts = await HistoryStore(db).lifts(USER, ["bench press", "deadlift", "trap bar deadlift", "dumbbell bench press"])
+    names = ["bench press", "deadlift", "trap bar deadlift", "dumbbell bench press"]
+    lifts = await HistoryStore(db, BUILTIN).lifts(USER, names)
     got = {k: v for h in lifts for k, v in displays(lift_facts(h, EVER)).items()}
     # 105 kg × 0 on 2025-07-01 was attempted, never a record; 100 kg × 3 on 2025-06-12 is.
     assert got["bench press.all_time.heaviest_set"] == "100 kg × 3"
@@ -72,14 +74,14 @@ async def test_records_ignore_failed_attempts_and_keep_variations_apart(db: Data
 
 
 async def test_a_named_period_scopes_the_records(db: Database) -> None:
-    (bench,) = await HistoryStore(db).lifts(USER, ["bench press"], *MARCH_2021)
+    (bench,) = await HistoryStore(db, BUILTIN).lifts(USER, ["bench press"], *MARCH_2021)
     got = displays(lift_facts(bench, MARCH_2021))
     assert got["bench press.period.heaviest_set"] == "60 kg × 5"  # 2021-03-02 and 2021-03-17
     assert got["bench press.period.sessions"] == "2 sessions"
 
 
 async def test_training_days_in_a_period_and_over_all_time(db: Database) -> None:
-    history = HistoryStore(db)
+    history = HistoryStore(db, BUILTIN)
     march = displays(session_facts(await history.sessions(USER, *MARCH_2021), MARCH_2021, TODAY))
     assert march["all.period.sessions"] == "6 days" and march["strength.period.sessions"] == "6 sessions"
     year = (date(2025, 1, 1), date(2025, 12, 31))
@@ -89,7 +91,7 @@ async def test_training_days_in_a_period_and_over_all_time(db: Database) -> None
 
 
 async def test_runs_longest_and_fastest(db: Database) -> None:
-    got = bout_facts(await BoutStore(db).history(USER, "running"), EVER)
+    got = bout_facts(await BoutStore(db, BUILTIN).history(USER, "running"), EVER, domains=BUILTIN)
     shown = {f.key: (f.display, f.on) for f in got}
     assert shown["running.all_time.longest"] == ("21.1 km", date(2023, 10, 8))
     assert shown["running.all_time.best_pace"] == ("4:48/km", date(2024, 6, 2))  # 10 km in 48:00
@@ -97,12 +99,12 @@ async def test_runs_longest_and_fastest(db: Database) -> None:
 
 
 async def test_strongest_lifts_by_estimated_1rm(db: Database) -> None:
-    assert (await HistoryStore(db).strongest(USER, limit=3)) == ["trap bar deadlift", "deadlift", "squat"]
+    assert (await HistoryStore(db, BUILTIN).strongest(USER, limit=3)) == ["trap bar deadlift", "deadlift", "squat"]
 
 
 async def test_sets_follow_corrections_undo_and_forget(tmp_path: Path) -> None:
     database = await Database.open(tmp_path / "b.db")
-    store, history = EntryStore(database), HistoryStore(database)
+    store, history = EntryStore(database), HistoryStore(database, BUILTIN)
     (old,) = await store.add("u", [scripts.bench_entry(date(2026, 1, 1), 80)])
     fixed = await store.supersede("u", old.entry_id, scripts.bench_entry(date(2026, 1, 1), 60, source_key="fix"))
     (bench,) = await history.lifts("u", ["bench press"])
@@ -128,7 +130,7 @@ async def test_a_database_from_before_is_filled_once(tmp_path: Path) -> None:
     )
     await database.close()
     reopened = await Database.open(path)
-    (bench,) = await HistoryStore(reopened).lifts("u", ["bench press"])
+    (bench,) = await HistoryStore(reopened, BUILTIN).lifts("u", ["bench press"])
     assert bench.heaviest is not None and bench.heaviest.weight == 70
     await reopened.close()
 
@@ -154,12 +156,12 @@ def test_record_queries_use_indexes(tmp_path: Path) -> None:
 
 async def test_whole_history_and_period_facts_name_what_they_cover(db: Database) -> None:
     """Unlike facts over fetched entries (``found``), these carry ``scope`` and say "all time" or the period."""
-    history, bouts = HistoryStore(db), BoutStore(db)
+    history, bouts = HistoryStore(db, BUILTIN), BoutStore(db, BUILTIN)
     for scope, words in ((EVER, ", all time"), (MARCH_2021, ", 2021-03-01 to 2021-03-31")):
         facts = [
             *(f for h in await history.lifts(USER, ["bench press", "deadlift"], *scope) for f in lift_facts(h, scope)),
             *session_facts(await history.sessions(USER, *scope), scope, TODAY),
-            *bout_facts(await bouts.history(USER, "running", *scope), scope),
+            *bout_facts(await bouts.history(USER, "running", *scope), scope, domains=BUILTIN),
         ]
         assert {f.key.split(".")[1] for f in facts} == {"all_time" if scope == EVER else "period"}
         for f in facts:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from engine.domains.registry import DomainRegistry
 from engine.facts import compute_facts
+from engine.importers import store_imported
+from engine.importers.strong import ExerciseNamer, decode, parse_strong_csv
 from engine.query.grounding import check_text
 from engine.query.references import build_table
 from engine.query.render import render_text
-from engine.importers import store_imported
-from engine.importers.strong import ExerciseNamer, decode, parse_strong_csv
 from engine.store.db import Database
 from engine.store.entries import EntryStore
-from datetime import date
+from tests.helpers.domains import BUILTIN
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "strong_en.csv"
 USER = "tg:7"
@@ -29,7 +30,7 @@ async def test_facts_on_imported_csv_match_hand_computed_values(tmp_path: Path) 
         entries = await EntryStore(db).between(USER, date(2024, 1, 1), date(2024, 12, 31))
     finally:
         await db.close()
-    facts = {f.key: f for f in compute_facts(entries)}
+    facts = {f.key: f for f in compute_facts(entries, domains=BUILTIN)}
 
     # Bench 2024-01-15: 60×10, 60×8, 62.5×6.
     assert facts["bench press.heaviest_set"].value == 62.5

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from engine.facts import Fact, compare_latest, compute_facts, facts_text
 from engine.entries.model import Entry
+from engine.facts import Fact, compare_latest, compute_facts, facts_text
+from tests.helpers.domains import BUILTIN
 from tests.helpers.entries import MONTH, TODAY, lift, metrics, nov, strength
 
 OCT_27 = date(2026, 10, 27)
@@ -38,7 +39,7 @@ WINDOW = "in the 5 entries found (2026-10-27 to 2026-11-25)"
 
 
 def test_a_windows_heaviest_set_says_it_covers_the_entries_found() -> None:
-    top = by_key(compute_facts(last_30_days(), today=TODAY))["deadlift.heaviest_set"]
+    top = by_key(compute_facts(last_30_days(), today=TODAY, domains=BUILTIN))["deadlift.heaviest_set"]
     assert top.display == "160 kg × 3"
     assert top.label == f"heaviest set of deadlift {WINDOW}"
     assert (top.found, top.found_span, top.scope) == (5, (OCT_27, nov(25)), None)
@@ -50,7 +51,7 @@ def test_a_keyword_searchs_last_session_is_the_last_one_found() -> None:
         strength(date(2022, 3, 20), lift("deadlift", "kg", [(150, 5)]), key="x"),
         strength(date(2022, 3, 27), lift("deadlift", "kg", [(155, 5)]), key="y"),
     ]
-    got = by_key(compute_facts(found, exercises=["deadlift"], today=TODAY))
+    got = by_key(compute_facts(found, exercises=["deadlift"], today=TODAY, domains=BUILTIN))
     last = got["deadlift.last"]
     assert (last.on, last.display) == (date(2022, 3, 27), "155 kg × 5 reps × 1 set")
     assert last.label == "last deadlift session in the 2 entries found (2022-03-20 to 2022-03-27)"
@@ -61,7 +62,7 @@ def test_a_keyword_searchs_last_session_is_the_last_one_found() -> None:
 
 
 def test_a_windows_session_count_says_it_covers_the_entries_found() -> None:
-    sessions = by_key(compute_facts(last_30_days(), today=TODAY))["barbell curl.sessions"]
+    sessions = by_key(compute_facts(last_30_days(), today=TODAY, domains=BUILTIN))["barbell curl.sessions"]
     assert sessions.value == 1
     assert sessions.label == f"barbell curl sessions {WINDOW}"
     assert "logged" not in sessions.label  # "sessions logged" read as every one ever logged
@@ -76,7 +77,7 @@ def test_a_windows_frequency_is_not_labelled_like_all_history() -> None:
     ]
     last = found[-1].occurred_on
     assert last == date(2026, 10, 11)
-    got = by_key(compute_facts(found, today=today))
+    got = by_key(compute_facts(found, today=today, domains=BUILTIN))
     sessions, rate = got["all.sessions"], got["all.sessions_per_week"]
     assert sessions.display == "38 sessions"
     # Before: "workout sessions (2019-01-29 to 2026-11-25, 408.3 weeks)", a range reaching today.
@@ -93,7 +94,7 @@ def test_a_windows_frequency_is_not_labelled_like_all_history() -> None:
 
 
 def test_every_best_and_total_names_the_entries_found() -> None:
-    got = by_key(compute_facts(MONTH, today=TODAY))
+    got = by_key(compute_facts(MONTH, today=TODAY, domains=BUILTIN))
     # MONTH: 18 entries, of which a superseded one, a note and a plan do not count.
     where = "in the 15 entries found (2026-11-01 to 2026-11-20)"
     for key in ("bench press.best_e1rm", "bench press.best_set", "bench press.best_volume", "pull-up.most_reps",
@@ -107,7 +108,7 @@ def test_every_best_and_total_names_the_entries_found() -> None:
 
 
 def test_facts_about_one_session_or_week_keep_their_labels() -> None:
-    got = by_key(compute_facts(MONTH, exercises=["bench press"], today=TODAY))
+    got = by_key(compute_facts(MONTH, exercises=["bench press"], today=TODAY, domains=BUILTIN))
     unchanged = {
         "bench press.volume.2026-11-20": "volume (weight × reps) of bench press on 2026-11-20",
         "bench press.week_volume.2026-W47": "volume (weight × reps) of bench press in week 2026-W47 (2026-11-16 to 2026-11-22)",
@@ -134,13 +135,14 @@ def test_the_previous_best_is_the_best_found() -> None:
 
 
 def test_facts_text_shows_what_each_fact_covers() -> None:
-    text = facts_text(compute_facts(last_30_days(), exercises=["deadlift"], today=TODAY))
+    text = facts_text(compute_facts(last_30_days(), exercises=["deadlift"], today=TODAY, domains=BUILTIN))
     assert f"- heaviest set of deadlift {WINDOW}: 160 kg × 3 (2026-11-20)\n" in text
     assert f"- deadlift sessions {WINDOW}: 3 sessions (2026-10-27, 2026-11-06, 2026-11-20)\n" in text
     assert f"- workout sessions {WINDOW}: 5 sessions" in text
 
 
 def test_one_entry_found() -> None:
-    (one,) = [f for f in compute_facts([strength(nov(2), lift("row", "kg", [(60, 8)]))]) if f.key == "row.heaviest_set"]
+    rows = [strength(nov(2), lift("row", "kg", [(60, 8)]))]
+    (one,) = [f for f in compute_facts(rows, domains=BUILTIN) if f.key == "row.heaviest_set"]
     assert one.label == "heaviest set of row in the 1 entry found (2026-11-02)"
     assert one.found_span == (nov(2), nov(2))

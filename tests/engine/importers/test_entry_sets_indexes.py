@@ -31,6 +31,7 @@ from engine.importers.strong import ExerciseNamer
 from engine.store import derived
 from engine.store.db import Database
 from engine.store.history import HistoryStore
+from tests.helpers.domains import BUILTIN
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 USER = "console:kim"
@@ -49,7 +50,7 @@ async def _history_queries(path: Path) -> list[str]:
     await store_imported(db, USER, result.entries)
     sent: list[str] = []
     await db.conn.set_trace_callback(sent.append)
-    history, year = HistoryStore(db), (date(2021, 3, 1), date(2022, 2, 28))
+    history, year = HistoryStore(db, BUILTIN), (date(2021, 3, 1), date(2022, 2, 28))
     await history.lifts(USER, ["bench press", "squat", "pull-up"], weights=[(60.0, "kg"), (135.0, "lb")])
     await history.lifts(USER, ["deadlift"], *year, brief=True)
     await history.volumes(USER, ["bench press", "squat"], *year)

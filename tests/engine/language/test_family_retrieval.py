@@ -17,6 +17,7 @@ from engine.query.questions import QuestionShape, read_question
 from engine.query.retrieval import Retriever, normalize_instructions
 from engine.store.db import Database
 from engine.store.entries import EntryStore
+from tests.helpers.domains import BUILTIN
 from tests.helpers.entries import lift
 
 TODAY = date(2026, 11, 22)
@@ -64,7 +65,7 @@ async def answer(store: EntryStore, question: str) -> tuple[QuestionShape, list[
     shape = read_question(question, CTX, TODAY)
     instructions = normalize_instructions([], shape, CTX, lists=shows_list(question))
     _, entries = await Retriever(store).run(USER, instructions, TODAY, shape.wanted, canonical=CTX.vocabulary.canonicals)
-    facts = compute_facts(entries, exercises=shape.wanted, today=TODAY)
+    facts = compute_facts(entries, exercises=shape.wanted, today=TODAY, domains=BUILTIN)
     return shape, entries, {f.key.split(".")[0] for f in facts if "." in f.key}
 
 
@@ -105,7 +106,7 @@ async def test_a_variation_question_finds_only_that_variation(store: EntryStore,
 async def test_the_best_of_a_family_is_not_merged_across_variations(store: EntryStore) -> None:
     question = "all my overhead press variations: PRs?"
     _, entries, _ = await answer(store, question)
-    facts = compute_facts(entries, exercises=read_question(question, CTX, TODAY).wanted, today=TODAY)
+    facts = compute_facts(entries, exercises=read_question(question, CTX, TODAY).wanted, today=TODAY, domains=BUILTIN)
     heaviest = {f.key: f.value for f in facts if f.key.endswith(".heaviest_set")}
     # The push press's 65 kg is the push press's record, not the overhead press's.
     assert heaviest["push press.heaviest_set"] == 65

@@ -43,6 +43,7 @@ from engine.turns import Message
 from tests.engine.facts.test_history import USER, import_history
 from tests.fakes.ollama_server import DEFAULT_MODEL, FakeOllama
 from tests.helpers import scripts
+from tests.helpers.domains import BUILTIN
 
 CHARS_PER_TOKEN = 3.0  # conservative for mixed English and Korean with qwen2.5
 BUDGET_TOKENS = 4000  # of OLLAMA_NUM_CTX=8192, leaving room for the reply
@@ -137,11 +138,11 @@ async def test_former_prompts_fit(tmp_path: Path) -> None:
     shape = read_question(question, ctx, today)
     periods = read_periods(question, today)
     stated = list(stated_values(question))
-    whole = await history_facts(HistoryStore(db), BoutStore(db), USER, question, shape, periods, stated,
-                                ctx.domains_loaded, today)
+    whole = await history_facts(HistoryStore(db, BUILTIN), BoutStore(db, BUILTIN), USER, question, shape, periods,
+                                stated, ctx.domains_loaded, today, registry=BUILTIN)
     entries = await EntryStore(db).between(USER, date(2026, 8, 1), today)
     await db.close()
-    facts = merge(whole, compute_facts(entries, exercises=shape.wanted, today=today))
+    facts = merge(whole, compute_facts(entries, exercises=shape.wanted, today=today, domains=BUILTIN))
     table = table_for(facts, entries, stated, shape, periods)
     assert len(table.of("fact")) >= 40  # a full table, not a toy one
     add_rule_lines(table, ctx)

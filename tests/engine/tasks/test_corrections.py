@@ -15,6 +15,7 @@ from engine.turns import ApprovalDecision, Control, Message, Resume
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+from tests.helpers.domains import BUILTIN
 from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
@@ -45,7 +46,8 @@ async def ask_correction(engine: Engine, fake: FakeOllama, op: dict[str, object]
 
 async def latest(engine: Engine) -> dict[str, object]:
     (entry,) = await engine.entries.recent(USER, limit=1)
-    return {"summary": entry.summary, "data": entry.data, "facts": facts_text(compute_facts([entry], today=TODAY))}
+    facts = facts_text(compute_facts([entry], today=TODAY, domains=BUILTIN))
+    return {"summary": entry.summary, "data": entry.data, "facts": facts}
 
 
 async def test_four_sets_not_five_changes_the_sets_behind_the_count(open_engine: OpenEngine, fake: FakeOllama) -> None:

@@ -17,13 +17,14 @@ from tests.conftest import OpenEngine, engine_config
 from tests.engine.tasks.test_task_flow import PLAN_REQUEST, TODAY, WEEK, say, seed
 from tests.fakes.ollama_server import Delay, FakeOllama
 from tests.helpers import scripts
+from tests.helpers.domains import BUILTIN
 
 NOW = datetime(2026, 11, 22, 1, 0, tzinfo=timezone.utc)
 CTX = DomainSelector(DomainRegistry.load()).build_active_context(["strength"])
 
 
 def entries() -> list:  # type: ignore[type-arg]
-    from tests.helpers.entries import strength, lift
+    from tests.helpers.entries import lift, strength
 
     return [
         strength(TODAY - timedelta(days=7), lift("bench press", "kg", [(52.5, 10)] * 5), key="a"),
@@ -33,7 +34,7 @@ def entries() -> list:  # type: ignore[type-arg]
 
 def judge(claim: str, source: str = "", status: str = "validated", readable: bool = True) -> tuple[str, list[str], str]:
     logged = entries()
-    facts = compute_facts(logged, today=TODAY)
+    facts = compute_facts(logged, today=TODAY, domains=BUILTIN)
     table = build_table(facts, logged)
     add_rule_lines(table, CTX)
     proposed = ProposedAssumption(claim=claim, source=source, status=status)  # type: ignore[arg-type]

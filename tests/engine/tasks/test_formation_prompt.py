@@ -26,6 +26,7 @@ from engine.tasks.values import MAX_WHOLE_ENTRIES, formation_table, window
 from engine.turns import Message
 from tests.fakes.ollama_server import DEFAULT_MODEL, FakeOllama
 from tests.helpers import scripts
+from tests.helpers.domains import BUILTIN
 
 TODAY = date(2026, 11, 25)
 NOW = datetime(2026, 11, 25, 10, 0, tzinfo=UTC)
@@ -130,7 +131,7 @@ def stored_month() -> list[Entry]:
 def test_values_hold_only_the_exercises_named_and_the_persons_own() -> None:
     entries = stored_month()
     said = Said(GOAL, TODAY, (Reply("What is your bench 1RM?", "about 80kg"),))
-    table = formation_table(compute_facts(entries, today=TODAY), entries, subjects=["bench press"],
+    table = formation_table(compute_facts(entries, today=TODAY, domains=BUILTIN), entries, subjects=["bench press"],
                             domains=["strength"], said=said)
     lines = table.prompt().splitlines()
     assert all("bench press" in line for line in lines if line.startswith("E"))
@@ -143,8 +144,9 @@ def test_values_hold_only_the_exercises_named_and_the_persons_own() -> None:
 
 def test_a_request_naming_no_exercise_gets_its_domains_latest_entries_whole() -> None:
     entries = stored_month()
-    table = formation_table(compute_facts(entries, today=TODAY), entries, subjects=[], domains=["strength"],
-                            said=Said("that was 60kg, not 55", TODAY))
+    facts = compute_facts(entries, today=TODAY, domains=BUILTIN)
+    said = Said("that was 60kg, not 55", TODAY)
+    table = formation_table(facts, entries, subjects=[], domains=["strength"], said=said)
     shown = table.of("entry")
     assert len(shown) == MAX_WHOLE_ENTRIES and all("running" not in e.text for e in shown)
     assert shown[-1].text.startswith("2026-11-25 · squat 95 kg") and "barbell curl" in shown[-1].text
