@@ -84,6 +84,8 @@ if str(ROOT) not in sys.path:
 
 from bench.month import describe, month  # noqa: E402
 from bot.logs import configure_logging  # noqa: E402
+from pydantic import BaseModel  # noqa: E402
+
 from engine.agents import budget  # noqa: E402
 from engine.agents.schemas import (  # noqa: E402
     AnalyzerOutput,
@@ -101,7 +103,14 @@ from engine.entries.model import NewEntry  # noqa: E402
 from engine.knowledge.config import KnowledgeConfig  # noqa: E402
 from engine.outcomes import ApprovalRequest, Ask, Outcome  # noqa: E402
 from engine.turns import ApprovalDecision, ClarificationAnswer, Message, Resume  # noqa: E402
-from tests.fakes.ollama_server import DEFAULT_MODEL, TEXT_TITLE, FakeOllama, RecordedRequest, Reply  # noqa: E402
+from tests.fakes.ollama_server import (  # noqa: E402
+    DEFAULT_MODEL,
+    TEXT_TITLE,
+    FakeOllama,
+    RecordedRequest,
+    Reply,
+    model_reply,
+)
 from tests.helpers import scripts  # noqa: E402
 
 # --- the day, the rates, the targets --------------------------------------------
@@ -190,7 +199,7 @@ def claimed(*says: Says, remark: str = "") -> Reply:
     """A Synthesizer reply made of claims citing the values its prompt offers (a claim whose picks find
     nothing is left out, as a model leaves out what it was not shown)."""
 
-    def reply(body: dict[str, Any]) -> dict[str, Any]:
+    def reply(body: dict[str, Any]) -> SynthesizerOutput:
         lines = offered(body)
         items = []
         for say in says:
@@ -239,7 +248,7 @@ def activity(kind: str, duration: str, intensity: str, notes: str, summary: str)
 
 def lifted(name: str, weight: float, reps: int, sets: int) -> dict[str, Any]:
     """A Parser reply for a strength log, with the summary line a model writes."""
-    out = scripts.strength(name, weight, reps, sets)
+    out = scripts.plain(scripts.strength(name, weight, reps, sets))
     out["summary"] = f"{name}, {weight:g} kg, {sets} sets of {reps}"
     return out
 
@@ -257,7 +266,8 @@ def four_week_plan(exercise: str, start_weight: float, step: float) -> dict[str,
     """A TaskFormation reply: two sessions a week for four weeks, ``step`` heavier each week.
 
     The claim it rests on has the month's working weight, which evidence
-    checking finds in the entries, so the plan reaches the approval gate.
+    checking finds in the entries, so the plan reaches the approval gate. Its weights are sent as
+    the floats they are computed as (``65.0``), as they always were, so plan figures stay comparable.
     """
     monday = TODAY + timedelta(days=7 - TODAY.weekday())
     ops = [
@@ -265,7 +275,7 @@ def four_week_plan(exercise: str, start_weight: float, step: float) -> dict[str,
         for w in range(4)
         for d in (0, 3)
     ]
-    return scripts.former(
+    plan = scripts.former(
         operations=ops,
         assumptions=[scripts.assumption(f"current {exercise} working weight is {start_weight:g} kg", source="")],
         goal=f"Add weight to the {exercise} over the coming weeks, step by step",
@@ -276,6 +286,7 @@ def four_week_plan(exercise: str, start_weight: float, step: float) -> dict[str,
             "Keep the other lifts as they are so recovery stays the same",
         ],
     )
+    return plan.model_dump(mode="json", exclude_unset=True)
 
 
 def defaults() -> dict[str, Reply]:
@@ -473,7 +484,8 @@ def recording(reply: Reply) -> Reply:
 
     def record(body: dict[str, Any]) -> Reply:
         out = reply(body) if callable(reply) else reply
-        body[REPLY_KEY] = out if isinstance(out, str) else json.dumps(out, ensure_ascii=False)
+        sent = model_reply(out) if isinstance(out, BaseModel) else out  # a model as the fake sends it
+        body[REPLY_KEY] = sent if isinstance(sent, str) else json.dumps(sent, ensure_ascii=False)
         return out
 
     return record

@@ -35,7 +35,6 @@ async def chat(open_engine: OpenEngine, lines: list[str]) -> str:
 async def test_log_clarify_by_number_and_commands(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script(
-        "ParserOutput",
         scripts.strength("bench press", 55, 10, 5),
         scripts.needs_exercise(),
         scripts.strength("squat", 100, 5, 5),
@@ -73,7 +72,7 @@ async def test_model_down_then_retry(open_engine: OpenEngine, fake: FakeOllama) 
     assert "! I can't reach the language model" in down
     fake.start()
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     back = await chat(open_engine, ["/retry", "/retry"])
     assert back.count("✓ logged") == 1
     assert "Nothing to retry" in back
@@ -84,8 +83,8 @@ async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fak
     # (Asia/Seoul in these tests), and the plan's sessions follow it.
     logged_on = today_in("Asia/Seoul") - timedelta(days=1)
     fake.script(scripts.router("LOG"), scripts.router("TASK", ["strength"]))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5, date_text=logged_on.isoformat()))
-    fake.script("TaskFormationOutput", scripts.good_plan(logged_on=logged_on))
+    fake.script(scripts.strength("bench press", 55, 10, 5, date_text=logged_on.isoformat()))
+    fake.script(scripts.good_plan(logged_on=logged_on))
     out = io.StringIO()
     lines = [f"bench 55kg 10x5 {logged_on.isoformat()}", "plan my week", "approve", "/history", "/undo", "/export", "/forget", "/forget yes", "/quit"]
     async with open_engine() as engine:
@@ -103,7 +102,7 @@ async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fak
 async def test_ctrl_c_mid_turn_keeps_the_message_for_the_next_start(sqlite_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: Ctrl-C while a turn ran printed "bye" and the message was gone."""
     fake.script("RouterOutput", Delay(5, scripts.router("LOG")), scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     out = io.StringIO()
     async with sqlite_engine() as engine:
         chat_ = ConsoleChat(engine, "kim", stdin=io.StringIO("bench 55kg 10x5\n"), stdout=out)
@@ -135,7 +134,7 @@ async def test_export_that_cannot_be_written_is_one_line(
 ) -> None:
     """Before: /export in a read-only folder or on a full disk ended the console with a traceback."""
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
 
     opened = Path.open
 

@@ -24,7 +24,7 @@ async def test_an_approve_that_committed_before_the_kill_is_shown_at_the_next_st
 ) -> None:
     logged_on = today_in("Asia/Seoul") - timedelta(days=1)
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", scripts.good_plan(logged_on=logged_on))
+    fake.script(scripts.good_plan(logged_on=logged_on))
     async with sqlite_engine() as engine:
         await engine.handle(Message(conversation=KEY, user=KEY, text=f"bench 55kg 10x5 {logged_on.isoformat()}"))
         (plan,) = await engine.handle(Message(conversation=KEY, user=KEY, text="plan my week", message_id="l1"))

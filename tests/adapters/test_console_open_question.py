@@ -26,7 +26,7 @@ async def console(engine: Engine, lines: list[str]) -> str:
 
 async def test_a_log_while_a_question_is_open_then_a_number_still_picks(open_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: "5k in 25:30" was sent to the Parser as the exercise's name and never logged."""
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
     async with open_engine() as engine:
         text = await console(engine, ["trained hard today", "5k in 25:30", "2"])
@@ -40,7 +40,7 @@ async def test_a_log_while_a_question_is_open_then_a_number_still_picks(open_eng
 async def test_a_log_after_a_bare_revise_is_held_and_approve_still_approves(open_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: the line after "revise" was the change whatever it said: the plan was formed again around a run."""
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", scripts.former(
+    fake.script(scripts.former(
         operations=[scripts.op_plan(d, weight=w) for d, w in zip(WEEK, (57.5, 60, 62.5))],
         assumptions=[scripts.assumption("current working weight is 55 kg", source=TODAY.isoformat())],
     ))  # fmt: skip

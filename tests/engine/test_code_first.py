@@ -24,7 +24,7 @@ def msg(text: str) -> Message:
 def liar(fake: FakeOllama) -> None:
     """A model that reads every message wrong: chat, 60 kg, 2 sets."""
     fake.default(scripts.router("CHAT"))
-    fake.default("ParserOutput", scripts.strength("bench press", 60, 8, 2))
+    fake.default(scripts.strength("bench press", 60, 8, 2))
     fake.default(scripts.chat("Try logging like: bench 55kg 10x5"))
 
 
@@ -77,7 +77,7 @@ async def test_the_model_fills_what_code_could_not_read_and_never_changes_what_i
     open_engine: OpenEngine, fake: FakeOllama
 ) -> None:
     # "and some stretching" is for the model; the bench is code's, whatever the model says of it.
-    parsed = scripts.strength("bench press", 60, 8, 2)
+    parsed = scripts.plain(scripts.strength("bench press", 60, 8, 2))
     parsed["exercises"].append({"name": "stretching", "sets": 1, "weight_unit": None, "set_details": [{"set_num": 1}]})
     fake.script("ParserOutput", parsed)
     async with open_engine(read_in_code=True) as engine:
@@ -91,7 +91,7 @@ async def test_the_model_fills_what_code_could_not_read_and_never_changes_what_i
 
 async def test_an_unsure_order_goes_to_the_model_with_a_hint(open_engine: OpenEngine, fake: FakeOllama) -> None:
     # "60kg 3x8": 3 sets of 8 or 3 reps of 8 sets? Code does not guess.
-    fake.script("ParserOutput", scripts.strength("bench press", 60, 8, 3))
+    fake.script(scripts.strength("bench press", 60, 8, 3))
     async with open_engine(read_in_code=True) as engine:
         out = await engine.handle(msg("bench 60kg 3x8"))
         assert isinstance(out[0], Logged)
@@ -111,7 +111,7 @@ async def test_greetings_and_thanks_are_answered_by_code(open_engine: OpenEngine
 
 async def test_a_question_code_reads_is_planned_in_code(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.default(scripts.analyzer("sufficient"))
-    fake.default("SynthesizerOutput", scripts.synthesizer("Here is what your log shows."))
+    fake.default(scripts.synthesizer("Here is what your log shows."))
     async with open_engine(read_in_code=True) as engine:
         for day, text in ((date(2026, 11, 10), "squat 100kg 5x5"), (date(2026, 11, 20), "squat 105kg 5x5")):
             await engine.handle(Message(conversation=CONV, user=USER, text=text,
@@ -123,7 +123,7 @@ async def test_a_question_code_reads_is_planned_in_code(open_engine: OpenEngine,
 
 async def test_a_period_code_cannot_read_is_said_aloud(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.default(scripts.analyzer("sufficient"))
-    fake.default("SynthesizerOutput", scripts.synthesizer("Here is what your log shows."))
+    fake.default(scripts.synthesizer("Here is what your log shows."))
     async with open_engine(read_in_code=True) as engine:
         await engine.handle(msg("squat 100kg 5x5"))
         out = await engine.handle(msg("how many times did I squat in the last few weeks?"))

@@ -55,7 +55,7 @@ async def test_huge_message_is_refused_whole(open_engine: OpenEngine, fake: Fake
 
 async def test_control_characters_and_invalid_utf8_are_cleaned(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.strength("squat", 100, 5, 5))
     garbled = b"squat \xff\xfe 100kg\x1b[31m 5x5\x07".decode("utf-8", "surrogateescape")
     async with open_engine() as engine:
         (out,) = await engine.handle(msg(garbled))
@@ -105,7 +105,7 @@ async def test_message_recorded_before_model_and_retried_once(open_engine: OpenE
         await engine.handle(msg("squat 100kg 5x5"))
         fake.start()
         fake.script(scripts.router("LOG"), scripts.router("LOG"))
-        fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
+        fake.script(scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
         out = await engine.handle(Control(conversation=CONV, user=USER, action="retry"))
         assert [type(o) for o in out] == [Logged, Logged]
         assert [e.summary.split()[0] for e in await engine.entries.recent(USER)] == ["squat", "bench"]
@@ -119,7 +119,7 @@ async def test_store_is_idempotent_when_the_turn_runs_again(
 ) -> None:
     """The turn fails after STORE ran; /retry re-executes every node, STORE included."""
     fake.default(scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     original = LogNodes.remember
     calls = {"n": 0}
 
@@ -155,7 +155,7 @@ async def test_resume_that_fails_is_kept_and_retried(open_engine: OpenEngine, fa
         assert isinstance(kept, Notice) and "Squat" in kept.text and "/retry" in kept.text
         assert isinstance(still, Ask) and still.interrupt_id == ask.interrupt_id
         fake.start()
-        fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
+        fake.script(scripts.strength("squat", 100, 5, 5))
         # Run again, the kept answer closes its question.
         out = after_closing(await engine.handle(Control(conversation=CONV, user=USER, action="retry")), ask, "Answered")
         assert isinstance(out[0], Logged), out
@@ -167,7 +167,7 @@ async def test_resume_that_fails_is_kept_and_retried(open_engine: OpenEngine, fa
 
 async def test_duplicate_platform_message_is_handled_once(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.default(scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
         first = await engine.handle(msg("bench 55kg 10x5", message_id="42"))
         second = await engine.handle(msg("bench 55kg 10x5", message_id="42"))
@@ -227,7 +227,7 @@ async def test_each_graph_step_logs_conversation_node_and_duration(open_engine: 
     buf = io.StringIO()
     configure_logging("json", "INFO", stream=buf)
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     try:
         async with open_engine() as engine:
             await engine.handle(msg("bench 55kg 10x5"))
@@ -241,7 +241,7 @@ async def test_each_graph_step_logs_conversation_node_and_duration(open_engine: 
 
 async def test_checkpoints_stay_flat_over_many_turns(sqlite_engine: OpenEngine, fake: FakeOllama, tmp_path: Any) -> None:
     fake.default(scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     sizes = []
     async with sqlite_engine(history_turns=3) as engine:
         for i in range(30):
@@ -265,7 +265,7 @@ async def test_checkpoints_stay_flat_over_many_turns(sqlite_engine: OpenEngine, 
 
 async def test_progress_receives_each_stage_in_order(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     stages: list[str] = []
 
     async def progress(stage: str) -> None:
@@ -279,7 +279,7 @@ async def test_progress_receives_each_stage_in_order(open_engine: OpenEngine, fa
 async def test_forget_removes_the_persons_words_from_every_history(open_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: after /forget in a group, Ann's words stayed in the group's history and reached the model on Bob's turns."""
     fake.default(scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     group, own = "tg:-100300", "tg:-100300:1"  # a thread shared by members (older versions), Ann's own in the group
     async with open_engine() as engine:
         await engine.handle(msg("bench 55kg 10x5 anns-words", conversation=group, user="tg:1"))
@@ -297,7 +297,7 @@ async def test_forget_removes_the_persons_words_from_every_history(open_engine: 
 async def test_forget_waits_for_the_persons_running_turn(open_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: a turn of the person still running in another chat stored its entry after "Nothing of yours is kept"."""
     fake.script("RouterOutput", Delay(0.5, scripts.router("LOG")))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
         running = asyncio.create_task(engine.handle(msg("bench 55kg 10x5", conversation="tg:-5:1", user="tg:1")))
         while not fake.calls("RouterOutput"):

@@ -36,7 +36,7 @@ def export(argument: str = "") -> Control:
 
 async def test_export_strong_gives_strongs_csv_that_imports_back(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"), scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 3))
+    fake.script(scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 3))
     async with open_engine() as engine:
         await engine.handle(Message(conversation=CONV, user=USER, text="bench 55kg 10x5"))
         await engine.handle(Message(conversation=CONV, user=USER, text="squat 100kg 5x3"))
@@ -60,7 +60,7 @@ async def test_export_without_a_format_is_csv_json_is_json_and_an_unknown_one_wr
 ) -> None:
     """Before: "/export xml" silently wrote CSV (over the previous export of the day, in the console)."""
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
         await engine.handle(Message(conversation=CONV, user=USER, text="bench 55kg 10x5"))
         (plain,) = await engine.handle(export())

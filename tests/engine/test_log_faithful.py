@@ -73,7 +73,7 @@ async def test_fractions_and_scores_are_no_dates_in_a_log(open_engine: OpenEngin
 
 async def test_a_guessed_date_is_said(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5, date_text="10/5"))
+    fake.script(scripts.strength("bench press", 55, 10, 5, date_text="10/5"))
     async with open_engine() as engine:
         logged, notice = await engine.handle(msg("bench 10/5 55kg"))
     assert isinstance(logged, Logged) and logged.entries[0].on == date(2026, 10, 5)
@@ -84,7 +84,7 @@ async def test_a_guessed_date_is_said(open_engine: OpenEngine, fake: FakeOllama)
 
 async def test_zero_width_characters_neither_fill_nor_split_a_message(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("벤치프레스", 55, 10, 5))
+    fake.script(scripts.strength("벤치프레스", 55, 10, 5))
     async with open_engine() as engine:
         (empty,) = await engine.handle(msg("\u200b\u200b\ufeff"))
         assert isinstance(empty, Notice) and empty.code == "empty"  # before: a message for the model

@@ -32,7 +32,7 @@ def msg(text: str, **kw: object) -> Message:
 
 async def test_english_log_is_stored_and_confirmed(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine:
         out = await engine.handle(msg("bench 55kg 10x5", at=LATE_SATURDAY_UTC))
         assert len(out) == 1 and isinstance(out[0], Logged)
@@ -53,7 +53,7 @@ async def test_english_log_is_stored_and_confirmed(open_engine: OpenEngine, fake
 
 async def test_korean_log_yesterday_resolves_in_user_zone(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("벤치프레스", 55, 10, 5, date_text="어제"))
+    fake.script(scripts.strength("벤치프레스", 55, 10, 5, date_text="어제"))
     async with open_engine() as engine:
         out = await engine.handle(msg("어제 벤치프레스 55키로 10x5", at=LATE_SATURDAY_UTC))
         assert isinstance(out[0], Logged)
@@ -67,7 +67,7 @@ async def test_korean_log_yesterday_resolves_in_user_zone(open_engine: OpenEngin
 
 async def test_user_timezone_override(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.default(scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("squat", 100, 5, 5, date_text="yesterday"))
+    fake.default(scripts.strength("squat", 100, 5, 5, date_text="yesterday"))
     async with open_engine() as engine:
         out = await engine.handle(Control(conversation=CONV, user=USER, action="timezone", argument="America/New_York"))
         assert isinstance(out[0], Notice) and out[0].code == "timezone"
@@ -89,7 +89,7 @@ async def test_chat_gets_a_short_reply_and_stores_nothing(open_engine: OpenEngin
 
 async def test_clarify_then_answer_by_resume(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today at 100kg"))
@@ -114,7 +114,7 @@ async def test_clarify_then_answer_by_resume(open_engine: OpenEngine, fake: Fake
 
 async def test_plain_message_answers_pending_question(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("deadlift", 140, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("deadlift", 140, 5, 5))
     fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
@@ -159,7 +159,7 @@ async def test_cancel_drops_question_and_stores_nothing(open_engine: OpenEngine,
 
 async def test_foreign_user_cannot_answer(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
     group = "tg:-100200"
     async with open_engine() as engine:
@@ -180,7 +180,7 @@ async def test_foreign_user_cannot_answer(open_engine: OpenEngine, fake: FakeOll
 
 async def test_pending_question_survives_restart(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("bench press", 60, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("bench press", 60, 5, 5))
     fake.script(scripts.clarifier())
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
@@ -197,7 +197,7 @@ async def test_pending_question_survives_restart(open_engine: OpenEngine, fake: 
 
 async def test_reset_starts_new_thread_and_keeps_entries(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"), scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5), scripts.needs_exercise())
+    fake.script(scripts.strength("squat", 100, 5, 5), scripts.needs_exercise())
     fake.script(scripts.clarifier())
     async with open_engine() as engine:
         await engine.handle(msg("squat 100kg 5x5"))

@@ -52,7 +52,7 @@ async def still_open(engine: Engine, ask: Ask | ApprovalRequest) -> bool:
 
 def question(fake: FakeOllama) -> None:
     """The opener names no exercise: the Clarifier asks which (with choices), and the answer gives a squat."""
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
 
 
@@ -103,7 +103,7 @@ async def test_a_question_while_a_question_is_open_is_answered_after_it(open_eng
     """Before: "what's my heaviest bench?" was taken as the exercise of "trained hard today"."""
     question(fake)
     fake.default(scripts.analyzer("sufficient"))
-    fake.default("SynthesizerOutput", scripts.synthesizer("Here is what your log shows."))
+    fake.default(scripts.synthesizer("Here is what your log shows."))
     async with open_engine() as engine:
         await engine.entries.add(USER, [scripts.bench_entry(TODAY - timedelta(days=2), 60, source_key="seed")])
         (ask,) = await engine.handle(say(OPENER))
@@ -121,7 +121,7 @@ async def test_a_log_given_as_the_change_after_revise_is_logged_after_the_decisi
 ) -> None:
     """Before: after Revise, "5k in 25:30" re-formed the plan with it as the change, and was never logged."""
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", scripts.former(
+    fake.script(scripts.former(
         operations=[scripts.op_plan(d, weight=w) for d, w in zip(WEEK, (57.5, 60, 62.5))],
         assumptions=[scripts.assumption("current working weight is 55 kg", source=TODAY.isoformat())],
     ))  # fmt: skip
@@ -181,7 +181,7 @@ async def test_a_typed_pick_reaching_the_engine_reads_as_on_every_platform(
     Admission reads them with the adapters' one reading (`engine.conversation.typed`)."""
     question(fake)
     fake.script("RouterOutput", scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", scripts.former(
+    fake.script(scripts.former(
         operations=[scripts.op_plan(d, weight=w) for d, w in zip(WEEK, (57.5, 60, 62.5))],
         assumptions=[scripts.assumption("current working weight is 55 kg", source=TODAY.isoformat())],
     ))  # fmt: skip

@@ -56,7 +56,7 @@ async def cut_off(engine: Engine, turn: Message | Resume, fake: FakeOllama) -> N
 async def test_a_turn_cut_off_runs_once_when_its_delivery_comes_again(sqlite_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: a turn cut off by a crash stayed `pending` forever, and the redelivery was dropped as a duplicate."""
     fake.script("RouterOutput", Delay(5, scripts.router("LOG")), scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     async with sqlite_engine() as engine:
         await cut_off(engine, say("bench 55kg 10x5", "m1"), fake)
     async with sqlite_engine() as engine:  # the restart
@@ -73,7 +73,7 @@ async def test_a_turn_cut_off_runs_once_when_its_delivery_comes_again(sqlite_eng
 async def test_retry_covers_turns_a_crash_cut_off(sqlite_engine: OpenEngine, fake: FakeOllama) -> None:
     """Before: /retry read only `failed` rows and said "every message so far was handled"."""
     fake.script("RouterOutput", Delay(5, scripts.router("LOG")), scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     async with sqlite_engine() as engine:
         await cut_off(engine, say("bench 55kg 10x5"), fake)
     async with sqlite_engine() as engine:
@@ -91,7 +91,7 @@ async def test_a_run_that_finished_before_the_crash_is_not_run_again(
 ) -> None:
     """The crash came after the turn's checkpoint was saved but before the inbox said so."""
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     original = Inbox.mark
 
     async def crash_before_done(self: Inbox, item: int, status: str, *args: Any, **kw: Any) -> None:
@@ -126,7 +126,7 @@ async def test_failed_answer_keeps_its_question_open_and_status_says_so(open_eng
         assert "“Squat”" in kept.text and isinstance(still, Ask)  # type: ignore[union-attr]
         # A new message now answers the question again (the person may just answer again)…
         fake.start()
-        fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
+        fake.script(scripts.strength("squat", 100, 5, 5))
         (logged,) = after_closing(await engine.handle(say("Squat", "m3")), ask)
         assert isinstance(logged, Logged) and "squat" in logged.entries[0].summary
         # …and the kept answer, overtaken, is not applied a second time.
@@ -137,7 +137,7 @@ async def test_failed_answer_keeps_its_question_open_and_status_says_so(open_eng
 
 def plan_request(fake: FakeOllama) -> None:
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", scripts.good_plan())
+    fake.script(scripts.good_plan())
 
 
 async def seed(engine: Engine) -> None:
@@ -153,7 +153,7 @@ async def test_message_during_an_open_plan_is_kept_and_runs_after_the_decision(o
     """Before: a message that arrived while a plan awaited a decision was refused and thrown away."""
     plan_request(fake)
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 60, 5, 5))
+    fake.script(scripts.strength("bench press", 60, 5, 5))
     async with open_engine() as engine:
         await seed(engine)
         (req,) = await engine.handle(say("plan my next week of bench"))

@@ -49,6 +49,7 @@ __all__ = [
     "RecordedRequest",
     "Reply",
     "fake_embedding",
+    "model_reply",
 ]
 
 DEFAULT_MODEL = "qwen2.5:7b-instruct"
@@ -128,7 +129,8 @@ Reply: TypeAlias = Union[
 
 * ``str``: sent verbatim as the message content (use it for invalid JSON).
 * ``dict``/``list``/scalars: sent as ``json.dumps(value, ensure_ascii=False)``.
-* a pydantic model: the JSON of the fields it was given (``exclude_unset``), like a dict of them.
+* a pydantic model: the JSON of the fields it was given (``exclude_unset``), like a dict of them,
+  whole numbers written without a fraction (`model_reply`).
 * `Fail`, `Delay`, `Hang`: the behaviours described on those classes.
 * a callable: called with the parsed request body, returns any of the above.
 """
@@ -233,14 +235,28 @@ def _title_of_model(model: _ModelLike, others: Sequence[Reply]) -> str:
     return title
 
 
+def model_reply(model: Any) -> Any:
+    """A model reply as the JSON value a model writes: the fields it was given (``exclude_unset``),
+    whole numbers without a fraction (``55``, not the ``55.0`` of a float field), so a builder's model
+    and the dict it replaced send the same bytes (replies' token counts stay as they were)."""
+    return _whole_numbers(model.model_dump(mode="json", exclude_unset=True))
+
+
+def _whole_numbers(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(v) for v in value]
+    return value
+
+
 def _content_of(value: Any) -> str:
     if isinstance(value, str):
         return value
-    dump = getattr(value, "model_dump", None)
-    if callable(dump) and hasattr(value, "model_dump_json"):
-        # The fields it was given, sent as a dict of them is: a builder's model and the dict it
-        # replaced send the same bytes (replies' token counts stay as they were).
-        return json.dumps(dump(mode="json", exclude_unset=True), ensure_ascii=False)
+    if callable(getattr(value, "model_dump", None)) and hasattr(value, "model_dump_json"):
+        return json.dumps(model_reply(value), ensure_ascii=False)
     return json.dumps(value, ensure_ascii=False)
 
 

@@ -1,9 +1,10 @@
-"""Scripted agent replies for the fake Ollama: model instances of the real schemas where a reply is
-valid (``fake.script(scripts.router("LOG"))``, titled by the class), dicts shaped like them where a
-test bends one (claims picked from the prompt, plans built op by op).
+"""Scripted agent replies for the fake Ollama: model instances of the real schemas
+(``fake.script(scripts.router("LOG"))``, titled by the class). The parts of a reply (``op_plan``,
+``assumption``, ``claim``, ``pick``) are dicts a test may bend before a builder validates them; a test
+that scripts garbage writes a dict or a string itself.
 
-Each model builder sets every field a dict used to hold, so ``model_dump(exclude_unset=True)`` is that
-dict (:func:`plain`)."""
+Each model builder sets every field its dict used to hold, so :func:`plain` (``model_dump`` of the
+fields set, whole numbers without a fraction, as the fake sends it) is that dict, byte for byte."""
 
 from __future__ import annotations
 
@@ -14,13 +15,25 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.agents.schemas import AnalyzerOutput, ChatOutput, ClarifierOutput, Gap, ParserOutput, PlannerOutput, RouterOutput
+from engine.agents.schemas import (
+    AnalyzerOutput,
+    ChatOutput,
+    ClarifierOutput,
+    Gap,
+    ParserOutput,
+    PlannerOutput,
+    RouterOutput,
+    SynthesizerOutput,
+)
+from engine.agents.task_schemas import TaskFormationOutput
 from engine.entries.model import NewEntry
+from tests.fakes.ollama_server import model_reply
 
 
 def plain(reply: BaseModel) -> dict[str, Any]:
-    """A model reply as the dict a test or bench bends: the fields its builder set."""
-    return reply.model_dump(mode="json", exclude_unset=True)
+    """A model reply as the dict a test or bench bends: the fields its builder set, as the fake sends them."""
+    out: dict[str, Any] = model_reply(reply)
+    return out
 
 
 def router(intent: str, domains: list[str] | None = None, also_query: bool = False) -> RouterOutput:
@@ -39,8 +52,8 @@ def strength(
     sets: int,
     unit: str | None = "kg",
     date_text: str = "",
-) -> dict[str, Any]:
-    return {
+) -> ParserOutput:
+    return ParserOutput.model_validate({
         "activity_type": "strength",
         "domain": "strength",
         "exercises": [
@@ -57,7 +70,7 @@ def strength(
         "summary": f"{name} {weight}{unit} {reps}x{sets}",
         "missing": [],
         "status": "parsed",
-    }
+    })
 
 
 def needs_exercise() -> ParserOutput:
@@ -144,18 +157,18 @@ def claim(kind: str, *ids: str, note: str = "") -> dict[str, Any]:
     return {"kind": kind, "ids": [i.strip("{}") for i in ids], "note": note}
 
 
-def claims(*items: dict[str, Any], remark: str = "", sources: list[str] | None = None) -> dict[str, Any]:
+def claims(*items: dict[str, Any], remark: str = "", sources: list[str] | None = None) -> SynthesizerOutput:
     """A Synthesizer reply made of claims (code writes their sentences)."""
     out: dict[str, Any] = {"claims": list(items), "remark": remark}
     if sources:
         out["sources"] = sources
-    return out
+    return SynthesizerOutput.model_validate(out)
 
 
 _KIND_OF = {"E": "list", "K": "article", "G": "absence", "A": "article", "R": "advice"}
 
 
-def synthesizer(answer: str) -> dict[str, Any]:
+def synthesizer(answer: str) -> SynthesizerOutput:
     """A reply as a model that reads ``"Your best is {F1}."`` would give it: each id a claim (an F, Q or D
     a value claim, an entry a list, an article an article claim); the words with no id the remark."""
     ids = re.findall(r"\{([A-Z]\d+)\}", answer)
@@ -170,14 +183,14 @@ def value_ids(body: dict[str, Any]) -> dict[str, str]:
     return {m.group(1): m.group(0) for m in re.finditer(r"^([A-Z]\d+): .*$", prompt, re.MULTILINE)}
 
 
-def refer(template: str, **wanted: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def refer(template: str, **wanted: str) -> Callable[[dict[str, Any]], SynthesizerOutput]:
     """A Synthesizer reply that refers to values by the ids the prompt gave them.
 
     ``refer("Best: {best}.", best="best estimated 1RM (Epley) of bench press")``
     fills ``{best}`` with ``{F2}`` when the prompt's line ``F2: …`` contains the text.
     """
 
-    def reply(body: dict[str, Any]) -> dict[str, Any]:
+    def reply(body: dict[str, Any]) -> SynthesizerOutput:
         lines = value_ids(body)
         ids = {name: "{" + _first_line_with(needle, lines) + "}" for name, needle in wanted.items()}
         return synthesizer(template.format(**ids))
@@ -198,14 +211,14 @@ def pick(kind: str, *needles: str, note: str = "") -> dict[str, Any]:
 
 def refer_claims(
     *picked: dict[str, Any], remark: str = "", sources: list[str] | None = None
-) -> Callable[[dict[str, Any]], dict[str, Any]]:
+) -> Callable[[dict[str, Any]], SynthesizerOutput]:
     """A Synthesizer reply of claims whose ids are the first prompt lines containing each needle.
 
     ``refer_claims(pick("comparison", "heaviest set in the latest", "heaviest set in the previous"))``
     cites the two values the prompt offered under those words.
     """
 
-    def reply(body: dict[str, Any]) -> dict[str, Any]:
+    def reply(body: dict[str, Any]) -> SynthesizerOutput:
         lines = value_ids(body)
         items = [claim(c["kind"], *(_first_line_with(n, lines) for n in c["needles"]), note=c["note"]) for c in picked]
         return claims(*items, remark=remark, sources=sources)
@@ -228,8 +241,8 @@ def former(
     questions: list[str] | None = None,
     goal: str = "Bench heavier, step by step",
     steps: list[str] | None = None,
-) -> dict[str, Any]:
-    return {
+) -> TaskFormationOutput:
+    return TaskFormationOutput.model_validate({
         "reasoning": "progressive overload from the current working weight",
         "goal": goal,
         "inputs": ["recent bench sessions"],
@@ -241,7 +254,7 @@ def former(
         "operations": operations or [],
         "questions_for_user": questions or [],
         "next_step": next_step,
-    }
+    })
 
 
 def assumption(claim: str, status: str = "validated", source: str = "domain", critical: bool = True) -> dict[str, Any]:
@@ -277,7 +290,7 @@ def bench_entry(
     )
 
 
-def good_plan(weights: tuple[float, ...] = (57.5, 60, 62.5), logged_on: date = date(2026, 11, 22)) -> dict[str, Any]:
+def good_plan(weights: tuple[float, ...] = (57.5, 60, 62.5), logged_on: date = date(2026, 11, 22)) -> TaskFormationOutput:
     """A plan for three bench sessions after ``logged_on``, resting on that day's 55 kg."""
     week = [(logged_on + timedelta(days=d)).isoformat() for d in (1, 3, 5)]
     return former(
@@ -286,10 +299,10 @@ def good_plan(weights: tuple[float, ...] = (57.5, 60, 62.5), logged_on: date = d
     )
 
 
-def cite(*picks: tuple[str, str], remark: str = "") -> Callable[[dict[str, Any]], dict[str, Any]]:
+def cite(*picks: tuple[str, str], remark: str = "") -> Callable[[dict[str, Any]], SynthesizerOutput]:
     """Claims citing the values whose prompt lines contain each needle: ``cite(("record", "heaviest … of bench"))``."""
 
-    def reply(body: dict[str, Any]) -> dict[str, Any]:
+    def reply(body: dict[str, Any]) -> SynthesizerOutput:
         lines = value_ids(body)
         items = []
         for kind, needle in picks:

@@ -15,7 +15,7 @@ ME = f"slack:T0ALMANAC:{ANN}"
 
 async def test_logs_code_reads_need_no_model(sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path) -> None:
     fake.default(scripts.router("CHAT"))  # a model that would read these wrong
-    fake.default("ParserOutput", scripts.strength("bench press", 60, 8, 2))
+    fake.default(scripts.strength("bench press", 60, 8, 2))
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
         ts = await ws.mention("bench 55kg 10x5")
         (english,) = ws.thread(ts)

@@ -134,7 +134,7 @@ async def test_a_question_where_almanac_is_not_a_member_is_answered_on_the_ephem
     sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
 ) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
     slack.not_in_channel.add("C0PRIVATE")
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:

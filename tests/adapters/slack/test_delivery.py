@@ -55,7 +55,7 @@ async def test_slash_command_is_acknowledged_before_the_model_answers(
         return scripts.router("LOG")
 
     fake.script("RouterOutput", slow_router)
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
         ack = await ws.slash("log bench 55kg 10x5", settle=False)
         assert ack.status == 200 and ack.body == ""  # acknowledged (nothing ephemeral to show) …

@@ -27,7 +27,6 @@ async def test_logs_in_english_and_korean_by_mention_dm_and_slash_command(
 ) -> None:
     fake.script("RouterOutput", *[scripts.router("LOG")] * 3)
     fake.script(
-        "ParserOutput",
         scripts.strength("bench press", 55, 10, 5),
         scripts.strength("벤치프레스", 60, 8, 3, date_text="어제"),
         scripts.strength("squat", 100, 5, 5),

@@ -65,7 +65,7 @@ async def test_forget_in_a_dm_wipes_the_persons_words_and_the_next_turn_starts_a
 ) -> None:
     data = tmp_path / "data"
     fake.script(scripts.router("LOG"), scripts.router("CHAT"), scripts.router("CHAT"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     fake.script(scripts.chat("Nice name."), scripts.chat("I don't know."))
     async with sqlite_engine() as engine, running(slack, engine, data) as ws:
         await ws.post(f"bench 55kg 10x5 at {SECRET} gym", channel=DM)
@@ -91,7 +91,7 @@ async def test_forget_typed_in_a_channel_wipes_the_members_thread_but_not_the_ot
 ) -> None:
     data = tmp_path / "data"
     fake.script("RouterOutput", *[scripts.router(r) for r in ("LOG", "CHAT", "LOG", "LOG", "CHAT")])
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 60, 5, 5),
+    fake.script(scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 60, 5, 5),
                 scripts.needs_exercise())
     fake.script(scripts.clarifier())
     fake.script(scripts.chat("Nice name."), scripts.chat("I don't know."))

@@ -58,7 +58,7 @@ async def test_a_name_from_the_log_and_the_models_words_reach_slack_escaped(
     sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
 ) -> None:
     fake.script(scripts.router("LOG"), scripts.router("CHAT"), scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength(NAME, 100, 5, 5), scripts.needs_exercise(),
+    fake.script(scripts.needs_exercise(), scripts.strength(NAME, 100, 5, 5), scripts.needs_exercise(),
                 scripts.strength(NAME, 60, 5, 5))
     fake.script("ClarifierOutput", *[scripts.clarifier(f"Was it {NAME}?", options=[NAME, "Squat"])] * 2)
     fake.script(scripts.chat(f"Nice — {NAME} again."))

@@ -29,7 +29,7 @@ async def test_socket_mode_receives_an_event_acks_it_and_answers_in_the_thread(
     sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
 ) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     socket = await FakeSocketMode().start()
     slack.socket_url = socket.url
     stopped = asyncio.Event()

@@ -24,7 +24,7 @@ async def test_approve_typed_with_punctuation_approves(
 ) -> None:
     """Before: "Approve." was held until the plan was decided, then ran as a chat message; the plan stayed open."""
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", scripts.former(
+    fake.script(scripts.former(
         operations=[scripts.op_plan(d, weight=w) for d, w in zip(WEEK, (57.5, 60, 62.5))],
         assumptions=[scripts.assumption("current working weight is 55 kg", source=TODAY.isoformat())],
     ))  # fmt: skip
@@ -45,7 +45,7 @@ async def test_a_number_picks_and_a_log_is_not_the_answer(
 ) -> None:
     """Before: "5k in 25:30" typed in the thread answered the question (and closed it as "✓ 5k in 25:30"),
     and a typed "2" reached the Parser as the answer "2"."""
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
         ts = await ws.mention("trained hard today")

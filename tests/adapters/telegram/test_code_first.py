@@ -14,7 +14,7 @@ ME = f"tg:{USER}"
 
 async def test_logs_and_small_talk_need_no_model(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     fake.default(scripts.router("CHAT"))  # a model that would read these wrong
-    fake.default("ParserOutput", scripts.strength("bench press", 60, 8, 2))
+    fake.default(scripts.strength("bench press", 60, 8, 2))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (hello,) = await bot.say("hello")
         assert hello.text.startswith("Hi!") and "no entries" not in hello.text

@@ -103,7 +103,7 @@ def test_kill_while_an_approval_commits(bot: BotProcess, fake: FakeOllama, tg: F
         assumptions=[scripts.assumption("current working weight is 55 kg", source=TODAY.isoformat())],
     )
     fake.script(scripts.router("LOG"), scripts.router("TASK", ["strength"]))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     fake.script("TaskFormationOutput", plan)
 
     def on_send(message: BotMessage) -> None:

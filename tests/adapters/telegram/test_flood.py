@@ -73,7 +73,7 @@ async def test_the_same_log_sent_again_soon_is_stored_once(sqlite_engine: OpenEn
         )
         assert await engine.entries.count(ME) == 1
         # What the notice suggests for a set done twice: code leaves "again" to the model, which reads the set.
-        fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+        fake.script(scripts.strength("bench press", 55, 10, 5))
         (twice,) = await bot.say(f"{LOG} again")
         assert twice.text.startswith("✓ Logged")
         assert await engine.entries.count(ME) == 2

@@ -34,7 +34,6 @@ async def test_start_registers_commands_and_logs_in_english_and_korean(
 ) -> None:
     fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script(
-        "ParserOutput",
         scripts.strength("bench press", 55, 10, 5),
         scripts.strength("벤치프레스", 60, 8, 3, date_text="어제"),
     )
@@ -163,7 +162,7 @@ async def test_long_answer_is_split_under_the_limit(sqlite_engine: OpenEngine, f
 
 async def test_export_sends_a_csv_document(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (empty,) = await bot.say("/export")
         assert "nothing to export" in empty.text
@@ -177,7 +176,7 @@ async def test_export_sends_a_csv_document(sqlite_engine: OpenEngine, fake: Fake
 
 async def test_forget_asks_first_then_deletes(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await bot.say("bench 55kg 10x5")
         (confirm,) = await bot.say("/forget")
@@ -211,7 +210,7 @@ async def test_commands_timezone_help_and_unknown(sqlite_engine: OpenEngine, fak
 
 async def test_log_and_ask_commands_are_messages(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     fake.script(scripts.router("LOG"), scripts.router("CHAT"))
-    fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.chat("Squat more <often> & rest."))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (logged,) = await bot.say("/log\nsquat 100kg 5x5")  # the argument may start on the next line

@@ -29,7 +29,7 @@ async def test_group_hears_mentions_replies_and_commands_only(
 ) -> None:
     tg.set_chat_type(GROUP, "supergroup")
     fake.default(scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         assert await bot.say("bench 55kg 10x5", GROUP, ANN) == []  # chatter between members
         assert fake.calls("RouterOutput") == []
@@ -52,7 +52,7 @@ async def test_group_hears_mentions_replies_and_commands_only(
 async def test_foreign_press_in_a_group_changes_nothing(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     tg.set_chat_type(GROUP, "supergroup")
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (question,) = await bot.say("did 5x5 today", GROUP, ANN, mention=True)
@@ -80,7 +80,7 @@ async def test_foreign_press_in_a_group_changes_nothing(sqlite_engine: OpenEngin
 async def test_each_forum_topic_is_its_own_conversation(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     tg.set_chat_type(FORUM, "forum")
     fake.script(scripts.router("LOG"), scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (question,) = await bot.say("did 5x5 today", FORUM, ANN, topic=7, mention=True)
@@ -96,7 +96,7 @@ async def test_each_forum_topic_is_its_own_conversation(sqlite_engine: OpenEngin
 async def test_allowlist_refuses_once_and_stores_nothing(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     tg.set_chat_type(GROUP, "supergroup")
     fake.default(scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     stranger = 999
     async with sqlite_engine() as engine, running(tg, engine, allowed_users=[str(ANN)]) as bot:
         (refusal,) = await bot.say("bench 55kg 10x5", stranger, stranger)

@@ -23,7 +23,7 @@ async def test_a_log_replied_to_a_question_in_a_group_does_not_close_it(
     """Before: the question was edited to "✓ 5k in 25:30" (which reads as logged), the run was never
     logged, and the same question came back."""
     tg.set_chat_type(GROUP, "supergroup")
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (question,) = await bot.say("trained hard today", GROUP, ANN, mention=True)
@@ -43,7 +43,7 @@ async def test_a_workout_right_after_revise_is_logged_not_taken_as_the_change(
     """Before: the message after a Revise press was the change whatever it said: the plan was formed again
     around "5k in 25:30" and the run was never logged."""
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", scripts.former(
+    fake.script(scripts.former(
         operations=[scripts.op_plan(d, weight=w) for d, w in zip(WEEK, (57.5, 60, 62.5))],
         assumptions=[scripts.assumption("current working weight is 55 kg", source=TODAY.isoformat())],
     ))  # fmt: skip

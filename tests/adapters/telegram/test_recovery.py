@@ -76,7 +76,7 @@ async def test_model_failure_on_a_press_keeps_the_question_pressable(
         kept, shown = await bot.say("/status")
         assert "“Squat” is kept" in kept.text and shown.buttons()
         fake.start()
-        fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
+        fake.script(scripts.strength("squat", 100, 5, 5))
         (logged,) = await bot.press(shown, "Squat")
         assert "squat 100 kg" in logged.text
         assert await engine.entries.count(f"tg:{USER}") == 1
@@ -88,7 +88,7 @@ async def test_message_while_a_plan_is_open_runs_after_the_decision(
     """Before: "A plan is waiting for your decision" — and the message was gone."""
     script_plans(fake, plan())
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.strength("squat", 100, 5, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await seed(engine)
         request = await ask_for_plan(bot)
@@ -127,7 +127,7 @@ async def test_in_a_group_each_member_has_a_conversation_of_their_own(
     tg.set_chat_type(GROUP, "supergroup")
     script_plans(fake, plan())
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.strength("squat", 100, 5, 5))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await seed(engine, ANN)
         request = await ask_for_plan(bot, GROUP, ANN, mention=True)
@@ -163,7 +163,7 @@ async def test_start_up_runs_what_a_crash_left_and_deletes_its_status_line(
 ) -> None:
     """Before: the "⏳ Parsing…" line a crash left stayed in the chat forever, and the message was never run."""
     fake.script(scripts.router("LOG"), scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
     left = tg.message(CHAT, USER, "bench 55kg 10x5")
     newer = tg.message(CHAT, USER, "squat 100kg 5x5")
     async with sqlite_engine() as engine:
@@ -182,7 +182,7 @@ async def test_start_up_runs_what_a_crash_left_and_deletes_its_status_line(
 
 async def test_a_redelivered_update_is_recognised(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     update = tg.message(CHAT, USER, "bench 55kg 10x5")
     async with sqlite_engine() as engine:
         async with running(tg, engine) as bot:

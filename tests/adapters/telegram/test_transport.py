@@ -66,7 +66,7 @@ async def wait_until(check: Callable[[], object], task: asyncio.Task[None] | Non
 async def test_long_polling_end_to_end(tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no stray .env
     fake.script(scripts.router("LOG"), scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
     first = tg.message(CHAT, USER, "bench 55kg 10x5")
     second = tg.message(CHAT, USER, "squat 100kg 5x5")
     tg.enqueue(first, second, second)  # sent while the bot was down; Telegram delivers one twice
@@ -89,7 +89,7 @@ async def test_webhook_rejects_requests_without_the_secret(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     fake.script("RouterOutput", Delay(1.0, scripts.router("LOG")))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -204,7 +204,7 @@ async def test_rejected_markup_is_resent_as_plain_text(sqlite_engine: OpenEngine
 
 async def test_duplicate_update_ids_are_processed_once(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     fake.default(scripts.router("LOG"))
-    fake.default("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.default(scripts.strength("bench press", 55, 10, 5))
     update = tg.message(CHAT, USER, "bench 55kg 10x5")
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await bot.feed(update, update)

@@ -24,7 +24,7 @@ HINT = "Pick a number from 1 to 3, type your own answer, or type skip."
 
 def question_script(fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
 
 
@@ -114,7 +114,7 @@ async def test_bare_revise_asks_and_approved_approves(open_engine: OpenEngine, f
 
 async def test_an_edited_message_gets_a_hint_once(open_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     async with open_engine() as engine, running(tg, engine) as bot:
         first = tg.message(CHAT, USER, "bench 55kg 10x5")
         await bot.feed(first)
@@ -132,7 +132,7 @@ async def test_one_typed_message_costs_one_turn(open_engine: OpenEngine, fake: F
     again after it to know whether to take the buttons off: up to three ``handle`` calls per message. It
     reads ``engine.pending`` now, and the turn's `Closed` says the question closed."""
     fake.script("RouterOutput", scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
+    fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script("ClarifierOutput", scripts.clarifier())
     async with open_engine() as engine, running(tg, engine) as bot:
         turns: list[str] = []

@@ -97,12 +97,12 @@ def test_with_a_model_notes_are_read_into_sets(
 ) -> None:
     monkeypatch.setenv("OLLAMA_HOST", fake.url)
     folder = vault(env)
-    unsure = dict(scripts.strength("seated overhead press", None, 10, 3), status="needs_clarification")
+    unsure = scripts.plain(scripts.strength("seated overhead press", None, 10, 3)) | {"status": "needs_clarification"}
     fake.script(
         "ParserOutput",
-        scripts.strength("seated overhead press", 40, 10, 3) | unsure,  # 20240203.txt: unsure, stays a note
+        scripts.plain(scripts.strength("seated overhead press", 40, 10, 3)) | unsure,  # 20240203.txt: unsure, stays a note
         scripts.strength("push press", 60, 3, 5),  # 2024-02-01
-        {**scripts.strength("x", None, 1, 1), "exercises": [], "status": "parsed"},  # a rest day: nothing to read
+        {**scripts.plain(scripts.strength("x", None, 1, 1)), "exercises": [], "status": "parsed"},  # a rest day: nothing to read
     )
     assert run_notes_import(load_settings(), folder, user=USER) == 0
     out = capsys.readouterr().out.splitlines()
@@ -154,7 +154,7 @@ def test_code_reads_what_it_is_sure_of_and_never_a_set_the_note_does_not_pin_dow
     # Code's sure part of a note it could not read whole is kept, and the model reads the rest later.
     assert rows["2019-02-05"][1:3] == ("parsed", "bench press 60 kg × 10 reps × 5 sets")
     monkeypatch.setenv("OLLAMA_HOST", fake.url)
-    liar = scripts.strength("bench press", 80, 3, 1)  # the model misreads the bench and adds the stretching
+    liar = scripts.plain(scripts.strength("bench press", 80, 3, 1))  # the model misreads the bench and adds the stretching
     liar["exercises"].append({"name": "stretching", "sets": 1, "weight_unit": None, "set_details": [{"set_num": 1}]})
     fake.default("ParserOutput", liar)
     assert run_notes_import(load_settings(), folder, user=USER) == 0

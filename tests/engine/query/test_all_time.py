@@ -200,7 +200,7 @@ async def test_a_right_answer_in_claims_reads_in_korean(open_engine: OpenEngine,
 
 def unusable(fake: FakeOllama) -> None:
     """A model whose every claim fails the check, every time it is asked."""
-    fake.default("SynthesizerOutput", scripts.claims(
+    fake.default(scripts.claims(
         scripts.claim("count", "F999", note="125 kg"), scripts.claim("summary", "F1"), remark="12 times in 7 days",
     ))
 

@@ -73,8 +73,8 @@ RIGHT_EN = [
     claims(claim("absence", "G1", note="Log one when you can.")),
     claims(claim("article", "K1", note="A deload every {A1} helps fatigue clear.")),
     claims(claim("record", "F1"), claim("advice", note="Try adding a small jump next session.")),
-    claims({"kind": "record", "ids": ["{F1}"], "note": ""}),  # ids as the prompt's example writes them
-    claims({"kind": "Record", "ids": ["f2"], "note": ""}),
+    {"claims": [{"kind": "record", "ids": ["{F1}"], "note": ""}], "remark": ""},  # ids as the prompt's example writes them
+    {"claims": [{"kind": "Record", "ids": ["f2"], "note": ""}], "remark": ""},
     claims(claim("record", "F1"), claim("count", "F9"), claim("trend", "F3")),
     claims(claim("value", "F6")),  # a count stated as a value: still true
     claims(claim("value", "D1"), claim("count", "F6")),

@@ -91,7 +91,7 @@ async def test_every_synthesizer_prompt_fits_the_budget(tmp_path: Path, fake: Fa
     fake.default(scripts.router("QUERY", ["strength"]))
     fake.default(scripts.planner("retrieve", "date_range", 90).model_copy(update={"knowledge_query": "deload"}))
     fake.default(scripts.analyzer("sufficient"))
-    fake.default("SynthesizerOutput", scripts.claims(scripts.claim("value", "F1")))
+    fake.default(scripts.claims(scripts.claim("value", "F1")))
     # A reply with nothing usable (an id never offered): the re-ask carries its feedback, the largest prompt.
     unusable = scripts.claims(scripts.claim("record", "F999", note="125 kg five times"))
     questions = [

@@ -66,7 +66,7 @@ def user_prompt(fake: FakeOllama, title: str, i: int = -1) -> str:
 
 async def test_log_then_compare_story(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG", also_query=True))
-    fake.script("ParserOutput", scripts.strength("bench press", 55, 10, 5))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
     fake.script(scripts.planner("retrieve", "date_range", 7, ["bench press"]))
     fake.script(scripts.analyzer("sufficient"))
     fake.script(
@@ -162,7 +162,7 @@ async def test_retry_limit_returns_the_answer_marked_partial(open_engine: OpenEn
     fake.script(scripts.router("QUERY", ["strength"]))
     fake.script(scripts.planner())
     fake.script(scripts.analyzer("sufficient"))
-    fake.default("SynthesizerOutput", scripts.synthesizer("You benched 999 kg."))
+    fake.default(scripts.synthesizer("You benched 999 kg."))
     async with open_engine() as engine:
         await seed_month(engine)
         (answer,) = await engine.handle(ask("how was my bench?"))

@@ -40,7 +40,7 @@ def approve(req: ApprovalRequest) -> Resume:
 async def ask_correction(engine: Engine, fake: FakeOllama, op: dict[str, object], text: str) -> list[object]:
     await engine.entries.add(USER, [scripts.bench_entry(TODAY, 55, source_key="seed")])
     fake.script(scripts.router("CORRECTION", ["strength"]))
-    fake.script("TaskFormationOutput", scripts.former(goal="Fix today's bench", operations=[op], steps=["Correct it"]))
+    fake.script(scripts.former(goal="Fix today's bench", operations=[op], steps=["Correct it"]))
     return list(await engine.handle(say(text)))
 
 

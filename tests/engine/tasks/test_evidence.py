@@ -95,9 +95,9 @@ async def test_a_claim_the_log_contradicts_never_goes_up_for_approval(open_engin
 async def test_plan_text_states_no_numbers_of_its_own(open_engine: OpenEngine, fake: FakeOllama) -> None:
     raw = scripts.former(goal="Bench 140 kg for 5", operations=[scripts.op_plan(WEEK[0], weight=57.5)],
                          assumptions=[scripts.assumption("current working weight is 55 kg", source="2026-11-22")])
-    by_reference = dict(raw, goal="Bench {Q1} for {Q2}")
+    by_reference = raw.model_copy(update={"goal": "Bench {Q1} for {Q2}"})
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", raw, by_reference)
+    fake.script(raw, by_reference)
     async with open_engine() as engine:
         await seed(engine)
         (req,) = await engine.handle(say(PLAN_REQUEST))
@@ -134,7 +134,7 @@ async def test_investigation_tools_decide_what_the_loop_reads(tmp_path: Path, fa
         tmp_path, 'investigation_tools = ["entries", "facts", "expertise", "knowledge"]', 'investigation_tools = ["expertise"]'
     )
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.default("TaskFormationOutput", scripts.good_plan())
+    fake.default(scripts.good_plan())
     async with Engine.open(engine_config(tmp_path / "data", fake, domains_dir=domains)) as engine:
         await seed(engine)
         (out,) = await engine.handle(say(PLAN_REQUEST))

@@ -7,6 +7,7 @@ import pytest
 
 from engine.outcomes import Ask
 from tests.conftest import OpenEngine
+from engine.agents.task_schemas import TaskFormationOutput
 from tests.engine.tasks.test_task_flow import PLAN_REQUEST, WEEK, say, seed
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
@@ -14,7 +15,7 @@ from tests.helpers import scripts
 pytestmark = pytest.mark.model_reads
 
 
-def plan(goal: str, status: str = "validated") -> dict[str, object]:
+def plan(goal: str, status: str = "validated") -> TaskFormationOutput:
     claim = scripts.assumption("current working weight is 55 kg", status=status, source="2026-11-22")
     return scripts.former(goal=goal, operations=[scripts.op_plan(d) for d in WEEK], assumptions=[claim])
 
@@ -26,7 +27,7 @@ async def test_a_round_that_would_be_asked_the_same_is_not_run(open_engine: Open
         assumptions=[scripts.assumption("they can recover from 3 sessions", status="unresolved", source="")],
     )
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.default("TaskFormationOutput", unsure)
+    fake.default(unsure)
     async with open_engine() as engine:
         await seed(engine)
         (out,) = await engine.handle(say(PLAN_REQUEST))
@@ -57,9 +58,8 @@ async def test_confidence_that_does_not_rise_ends_the_loop(open_engine: OpenEngi
 
 async def test_a_round_that_improves_goes_on(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("TASK", ["strength"]))
-    two_problems = plan("Bench 140 kg for 5")
-    two_problems["steps"] = ["Add 2.5 kg a session"]
-    fake.script("TaskFormationOutput", two_problems, plan("Bench 140 kg for 5"), plan("Bench {Q1} for {Q2}"))
+    two_problems = plan("Bench 140 kg for 5").model_copy(update={"steps": ["Add 2.5 kg a session"]})
+    fake.script(two_problems, plan("Bench 140 kg for 5"), plan("Bench {Q1} for {Q2}"))
     async with open_engine() as engine:
         await seed(engine)
         (req,) = await engine.handle(say(PLAN_REQUEST))

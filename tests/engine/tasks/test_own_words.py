@@ -39,10 +39,8 @@ def id_of(body: dict[str, Any], value: str) -> str:
 
 
 def week_of_bench(**overrides: Any) -> dict[str, Any]:
-    """A plan for three bench sessions resting on today's 55 kg, with ``overrides`` of its fields."""
-    plan = scripts.good_plan()
-    plan.update(overrides)
-    return plan
+    """A plan for three bench sessions resting on today's 55 kg, with ``overrides`` of its fields (a dict, bent by tests)."""
+    return {**scripts.plain(scripts.good_plan()), **overrides}
 
 
 def answer(ask: Ask, *answers: str) -> Resume:
@@ -110,7 +108,7 @@ async def test_an_answer_is_evidence_with_its_source(open_engine: OpenEngine, fa
         ])
 
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", asks)
+    fake.script(asks)
     fake.default("TaskFormationOutput", after)
     async with open_engine() as engine:
         await seed(engine)
@@ -134,7 +132,7 @@ async def test_a_yes_confirms_the_claim_asked_about(said: str, open_engine: Open
     unsure = scripts.former(operations=[scripts.op_plan(d) for d in WEEK],
                             assumptions=[scripts.assumption(UNSURE, status="unresolved", source="")])
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.default("TaskFormationOutput", unsure)
+    fake.default(unsure)
     async with open_engine() as engine:
         await seed(engine)
         (ask,) = await engine.handle(say(PLAN_REQUEST))
@@ -155,7 +153,7 @@ async def test_a_no_is_never_asked_again(open_engine: OpenEngine, fake: FakeOlla
     unsure = scripts.former(operations=[scripts.op_plan(d) for d in WEEK],
                             assumptions=[scripts.assumption(UNSURE, status="unresolved", source="")])
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.default("TaskFormationOutput", unsure)
+    fake.default(unsure)
     async with open_engine() as engine:
         await seed(engine)
         before = await engine.entries.count(USER)
@@ -229,7 +227,7 @@ async def test_a_goal_never_fixed_is_never_committed(open_engine: OpenEngine, fa
 
 async def test_a_correction_to_a_value_they_did_not_give_is_sent_back(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("CORRECTION", ["strength"]))
-    fake.default("TaskFormationOutput", scripts.former(goal="Fix today's bench", operations=[scripts.op_correct("55", "65")],
+    fake.default(scripts.former(goal="Fix today's bench", operations=[scripts.op_correct("55", "65")],
                                                        steps=["Correct the weight"]))
     async with open_engine() as engine:
         await seed(engine)

@@ -181,7 +181,6 @@ async def test_undo_reverts_the_last_patch(open_engine: OpenEngine, fake: FakeOl
 async def test_correction_supersedes_the_latest_matching_entry(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("CORRECTION", ["strength"]))
     fake.script(
-        "TaskFormationOutput",
         scripts.former(goal="Fix today's bench weight", operations=[scripts.op_correct("55", "60")], steps=["Correct the weight"]),
     )
     async with open_engine() as engine:
@@ -204,7 +203,7 @@ async def test_no_task_and_work_plan_store_nothing(open_engine: OpenEngine, fake
     script_plan(fake, scripts.former(next_step="no_task"))
     fake.script(scripts.router("TASK", ["strength"]))
     deload = scripts.assumption("deloads help after a stall", source=rule_id("deload"))
-    fake.script("TaskFormationOutput", scripts.former(operations=[], assumptions=[deload]))
+    fake.script(scripts.former(operations=[], assumptions=[deload]))
     async with open_engine() as engine:
         await seed(engine)
         before = await entry_summaries(engine)
@@ -224,7 +223,7 @@ async def test_never_reaching_the_threshold_asks_then_downgrades(open_engine: Op
         assumptions=[scripts.assumption("they can recover from 3 sessions", status="unresolved", source="")],
     )
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.default("TaskFormationOutput", unsure)
+    fake.default(unsure)
     async with open_engine() as engine:
         await seed(engine)
         before = await entry_summaries(engine)
@@ -254,7 +253,7 @@ async def test_stagnating_confidence_stops_early(tmp_path: Path, fake: FakeOllam
         assumptions=[scripts.assumption("enough recovery", status="unresolved", source="")],
     )
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.default("TaskFormationOutput", stuck)
+    fake.default(stuck)
     async with Engine.open(engine_config(tmp_path / "data", fake, domains_dir=domains)) as engine:
         assert engine.selector.registry.get("strength").attempt_budget.max_attempts == 8  # type: ignore[union-attr]
         await engine.handle(say(PLAN_REQUEST))
@@ -277,7 +276,6 @@ async def test_ask_user_then_ready(open_engine: OpenEngine, fake: FakeOllama) ->
 async def test_validated_claim_without_a_source_is_not_trusted(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("TASK", ["strength"]))
     fake.default(
-        "TaskFormationOutput",
         scripts.former(
             operations=[scripts.op_plan(WEEK[0])],
             assumptions=[scripts.assumption("you benched 80 kg last month", source="2026-10-01")],
@@ -292,7 +290,6 @@ async def test_validated_claim_without_a_source_is_not_trusted(open_engine: Open
 async def test_op_outside_the_tool_profile_is_refused_before_approval(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("TASK", ["nutrition"]))
     fake.script(
-        "TaskFormationOutput",
         scripts.former(goal="meal plan", operations=[scripts.op_plan(WEEK[0], exercise="chicken breast")]),
     )
     async with open_engine() as engine:
@@ -325,7 +322,7 @@ async def test_planned_session_is_completed_by_a_later_log(open_engine: OpenEngi
     )
     script_plan(fake, today_plan)
     fake.script(scripts.router("LOG"))
-    fake.script("ParserOutput", scripts.strength("bench press", 57.5, 5, 5))
+    fake.script(scripts.strength("bench press", 57.5, 5, 5))
     async with open_engine() as engine:
         await seed(engine)
         (req,) = await engine.handle(say("plan bench for today"))
