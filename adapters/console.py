@@ -23,8 +23,23 @@ from pydantic import TypeAdapter, ValidationError
 from adapters.common import REVISE_PROMPT, Pending, command_turn, open_prompt, read_command, read_typed, visible
 from adapters.common.intake import DeliveryStore
 from adapters.common.notes import entry_dates, notes_for
-from engine import Answer, ApprovalDecision, ApprovalRequest, Ask, Closed, Document, Failure, Handler, Logged, Notice, Outcome
-from engine import Delivery, Message, Resume, Turn
+from engine import (
+    Answer,
+    ApprovalDecision,
+    ApprovalRequest,
+    Ask,
+    Closed,
+    Delivery,
+    Document,
+    Failure,
+    Handler,
+    Logged,
+    Message,
+    Notice,
+    Outcome,
+    Resume,
+    Turn,
+)
 
 HELP = """\
 Tell me what you did, in English or Korean, e.g.
@@ -50,7 +65,6 @@ _TURN: TypeAdapter[Turn] = TypeAdapter(Turn)
 KEPT = "· Stopped. What you sent is kept and runs when you start Almanac again."
 
 
-
 def render(outcome: Outcome) -> str:
     """One outcome as plain text."""
     if isinstance(outcome, Logged):
@@ -70,7 +84,10 @@ def render(outcome: Outcome) -> str:
             lines.extend(f"   {i}) {opt}" for i, opt in enumerate(q.options, start=1))
         if outcome.why:
             lines.append(f"  ({outcome.why})")
-        lines.append("  type a number, your own answer, or 'skip'" + (f" — if skipped: {outcome.if_declined}" if outcome.if_declined else ""))
+        lines.append(
+            "  type a number, your own answer, or 'skip'"
+            + (f" — if skipped: {outcome.if_declined}" if outcome.if_declined else "")
+        )
         return "\n".join(lines)
     if isinstance(outcome, ApprovalRequest):
         sources = "".join(f"\n  - {e.title}" for e in outcome.evidence[:5])
@@ -200,7 +217,9 @@ class ConsoleChat:
         if typed.ask_feedback or typed.answer is None:
             self._feedback_for = pending.interrupt_id
             return f"· {REVISE_PROMPT}"
-        return Resume(conversation=key, user=key, interrupt_id=pending.interrupt_id, answer=typed.answer, message_id=_line_id())
+        return Resume(
+            conversation=key, user=key, interrupt_id=pending.interrupt_id, answer=typed.answer, message_id=_line_id()
+        )
 
     async def run(self) -> None:
         """Chat until ``/quit`` or end of input (or until the terminal goes away)."""
@@ -252,7 +271,16 @@ class ConsoleChat:
             # Cut off mid-run, the turns run again; finished before the kill, their outcomes only show.
             self._print(RESUMING if interrupted else NOT_SHOWN)
         for turn in [*unshown, *cut_off]:
-            self._print("> " + (turn.text if isinstance(turn, Message) else "(your answer)" if isinstance(turn, Resume) else f"/{turn.action}"))
+            self._print(
+                "> "
+                + (
+                    turn.text
+                    if isinstance(turn, Message)
+                    else "(your answer)"
+                    if isinstance(turn, Resume)
+                    else f"/{turn.action}"
+                )
+            )
             await self._send(turn)
 
 

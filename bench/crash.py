@@ -74,7 +74,8 @@ def main() -> int:
     p.add_argument("--chats", type=int, default=20)
     p.add_argument("--model-ms", type=float, default=30.0, help="time each model call takes")
     p.add_argument(
-        "--read-in-code", action="store_true",
+        "--read-in-code",
+        action="store_true",
         help="the default path (READ_IN_CODE=true): code stores these logs with no model call",
     )
     args = p.parse_args()

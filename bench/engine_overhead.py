@@ -105,7 +105,6 @@ if str(ROOT) not in sys.path:
 
 import aiosqlite  # noqa: E402
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver  # noqa: E402
-
 from langgraph.graph import StateGraph  # noqa: E402
 from langgraph.types import Command, interrupt  # noqa: E402
 
@@ -117,8 +116,8 @@ from engine.graph.steps import Node  # noqa: E402
 from engine.outcomes import Ask, Logged, Outcome  # noqa: E402
 from engine.runtime.threads import WAL_LIMIT_BYTES  # noqa: E402
 from engine.turns import ClarificationAnswer, Message, Resume  # noqa: E402
-from tests.helpers import scripts  # noqa: E402
 from tests.fakes.ollama_server import FakeOllama, Reply  # noqa: E402
+from tests.helpers import scripts  # noqa: E402
 
 # --- targets --------------------------------------------------------------
 
@@ -157,6 +156,8 @@ def log_text(n: int) -> str:
     went missing (``engine.runtime.repeats``) and answered with a notice, not stored.
     """
     return f"bench {50 + n % 50}kg {8 + n // 50 % 20}x5"
+
+
 CLARIFY_TEXT = "did 5x5 today"
 ANSWER = "Squat"
 USER = "bench:user"
@@ -515,7 +516,9 @@ async def bench_log(engine: Engine, clocks: Clocks, samples: int, warmup: int) -
     result = Samples()
     for i in range(warmup + samples):
         outcomes, timing = await timed_handle(
-            engine, clocks, Message(conversation=conversation, user=USER, text=log_text(i)),
+            engine,
+            clocks,
+            Message(conversation=conversation, user=USER, text=log_text(i)),
             result.trace if i == warmup else None,
         )
         expect(outcomes, Logged, f"LOG turn {i}")
@@ -524,14 +527,14 @@ async def bench_log(engine: Engine, clocks: Clocks, samples: int, warmup: int) -
     return result
 
 
-async def bench_clarify(
-    engine: Engine, clocks: Clocks, samples: int, warmup: int
-) -> tuple[Samples, Samples]:
+async def bench_clarify(engine: Engine, clocks: Clocks, samples: int, warmup: int) -> tuple[Samples, Samples]:
     conversation = "bench:clarify"
     asks, resumes = Samples(), Samples()
     for i in range(warmup + samples):
         outcomes, timing = await timed_handle(
-            engine, clocks, Message(conversation=conversation, user=USER, text=CLARIFY_TEXT),
+            engine,
+            clocks,
+            Message(conversation=conversation, user=USER, text=CLARIFY_TEXT),
             asks.trace if i == warmup else None,
         )
         ask = expect(outcomes, Ask, f"clarify message {i}")
@@ -601,6 +604,7 @@ async def plain_saver(path: Path) -> AsyncIterator[AsyncSqliteSaver]:
         await saver.conn.execute("PRAGMA synchronous=NORMAL")
         await saver.conn.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
         yield saver
+
 
 FLOOR_NEXT = {"route": "parse", "store": "remember", "wait_user": "parse", "chat": "remember"}
 """The LOG path through the graph; ``parse`` goes to ``clarify`` or ``store`` (see `_floor_router`)."""
@@ -703,8 +707,10 @@ async def bench_floor(shape: StateGraph[Any], clocks: Clocks, data_dir: Path, sa
             item += 1
             trace = floor.log.trace if i == warmup else None
             result, timing = await timed(
-                clocks, graph.ainvoke(_floor_input(item, "floor:log", log_text(i)), config("floor:log"),
-                                      durability="exit"), trace)
+                clocks,
+                graph.ainvoke(_floor_input(item, "floor:log", log_text(i)), config("floor:log"), durability="exit"),
+                trace,
+            )
             if result.get("__interrupt__") or not result.get("outcomes"):
                 raise SystemExit(f"benchmark broken: the floor's LOG turn gave {result!r}")
             if i >= warmup:
@@ -713,8 +719,12 @@ async def bench_floor(shape: StateGraph[Any], clocks: Clocks, data_dir: Path, sa
             item += 1
             trace = floor.asks.trace if i == warmup else None
             result, timing = await timed(
-                clocks, graph.ainvoke(_floor_input(item, "floor:clarify", CLARIFY_TEXT), config("floor:clarify"),
-                                      durability="exit"), trace)
+                clocks,
+                graph.ainvoke(
+                    _floor_input(item, "floor:clarify", CLARIFY_TEXT), config("floor:clarify"), durability="exit"
+                ),
+                trace,
+            )
             pending = result.get("__interrupt__") or []
             if len(pending) != 1:
                 raise SystemExit(f"benchmark broken: the floor's clarify turn gave {result!r}")
@@ -723,8 +733,8 @@ async def bench_floor(shape: StateGraph[Any], clocks: Clocks, data_dir: Path, sa
             item += 1
             trace = floor.resumes.trace if i == warmup else None
             result, timing = await timed(
-                clocks, graph.ainvoke(Command(resume=ANSWER), config("floor:clarify"),
-                                      durability="exit"), trace)
+                clocks, graph.ainvoke(Command(resume=ANSWER), config("floor:clarify"), durability="exit"), trace
+            )
             if result.get("__interrupt__") or not result.get("outcomes"):
                 raise SystemExit(f"benchmark broken: the floor's resume gave {result!r}")
             if i >= warmup:
@@ -784,8 +794,7 @@ def trips_line(samples: Samples) -> str:
         kinds = ", ".join(f"{typical[(db, k)]} {k}" for k in TRIP_KINDS if typical[(db, k)])
         parts.append(f"{db} {sum(n for (d, _), n in typical.items() if d == db)} ({kinds})")
     totals = samples.trip_totals
-    return (f"{percentile(totals, 50):3.0f} (min {min(totals):.0f}, max {max(totals):.0f}; "
-            + "; ".join(parts) + ")")
+    return f"{percentile(totals, 50):3.0f} (min {min(totals):.0f}, max {max(totals):.0f}; " + "; ".join(parts) + ")"
 
 
 def ratio(engine: Sequence[float], floor: Sequence[float]) -> float:
@@ -803,10 +812,14 @@ def print_floor(engine: Sequence[Samples], floor: Floor, show_trips: bool) -> No
     print("  engine vs the LangGraph floor (the engine's graph shape, trivial async nodes, same saver, one ainvoke):")
     print(f"  {'':<16}{'':<12} {'engine':>10} {'floor':>10} {'ratio':>7}")
     for name, mine, base in floor_rows(engine, floor):
-        print(f"  {name:<16}{'overhead p50':<12} {percentile(mine.overhead_ms, 50):7.2f} ms "
-              f"{percentile(base.total_ms, 50):7.2f} ms {ratio(mine.overhead_ms, base.total_ms):6.2f}x")
-        print(f"  {'':<16}{'CPU p50':<12} {percentile(mine.cpu_ms, 50):7.2f} ms "
-              f"{percentile(base.cpu_ms, 50):7.2f} ms {ratio(mine.cpu_ms, base.cpu_ms):6.2f}x")
+        print(
+            f"  {name:<16}{'overhead p50':<12} {percentile(mine.overhead_ms, 50):7.2f} ms "
+            f"{percentile(base.total_ms, 50):7.2f} ms {ratio(mine.overhead_ms, base.total_ms):6.2f}x"
+        )
+        print(
+            f"  {'':<16}{'CPU p50':<12} {percentile(mine.cpu_ms, 50):7.2f} ms "
+            f"{percentile(base.cpu_ms, 50):7.2f} ms {ratio(mine.cpu_ms, base.cpu_ms):6.2f}x"
+        )
         print(f"  {'':<16}{'trips':<12} engine {trips_line(mine)}")
         print(f"  {'':<16}{'':<12} floor  {trips_line(base)}")
     if show_trips:
@@ -833,10 +846,14 @@ def print_latency(name: str, samples: Samples) -> None:
 
 def print_storage(args: argparse.Namespace, growth: Growth, split: Snapshot) -> None:
     snaps = growth.snapshots
-    print("  storage, one conversation (logical = page_count*page_size; raw = file and -wal sizes; "
-          "row = thread's checkpoint row)")
-    print(f"  {'turn':>6} {'ckpt.db':>10} {'ckpt-wal':>10} {'ckpt log.':>10} {'alm.db':>10} {'alm-wal':>10} "
-          f"{'alm log.':>10} {'row B':>7} {'meta B':>7} {'ckpts':>5} {'writes':>6}")
+    print(
+        "  storage, one conversation (logical = page_count*page_size; raw = file and -wal sizes; "
+        "row = thread's checkpoint row)"
+    )
+    print(
+        f"  {'turn':>6} {'ckpt.db':>10} {'ckpt-wal':>10} {'ckpt log.':>10} {'alm.db':>10} {'alm-wal':>10} "
+        f"{'alm log.':>10} {'row B':>7} {'meta B':>7} {'ckpts':>5} {'writes':>6}"
+    )
     step = max(1, len(snaps) // 12)
     shown = {s.turn: s for s in [*snaps[::step], snaps[1], split, snaps[-1]]}
     for turn in sorted(shown):
@@ -858,8 +875,11 @@ def print_storage(args: argparse.Namespace, growth: Growth, split: Snapshot) -> 
     windows = [s for s in snaps if s.turn % SPLIT_TURN == 0]
     rates = [rate(a, b, total_logical) for a, b in zip(windows, windows[1:])]
     if rates:
-        print(f"  logical bytes/turn per {SPLIT_TURN}-turn window after turn {SPLIT_TURN}: "
-              + ", ".join(f"{r / 1024:.2f}" for r in rates) + " KB")
+        print(
+            f"  logical bytes/turn per {SPLIT_TURN}-turn window after turn {SPLIT_TURN}: "
+            + ", ".join(f"{r / 1024:.2f}" for r in rates)
+            + " KB"
+        )
 
 
 def report(
@@ -879,8 +899,10 @@ def report(
     n = args.turns
 
     print()
-    print(f"details ({args.samples} samples per scenario after {args.warmup} warm-up; "
-          "overhead = total - model HTTP; other = overhead - SQLite; CPU = process CPU time)")
+    print(
+        f"details ({args.samples} samples per scenario after {args.warmup} warm-up; "
+        "overhead = total - model HTTP; other = overhead - SQLite; CPU = process CPU time)"
+    )
     print_latency("LOG turn", log)
     print_latency("clarify message", asks)
     print_latency("resume", resumes)
@@ -908,41 +930,65 @@ def report(
 
     print()
     print("=" * 110)
-    print(f"engine_overhead ({os.cpu_count() or 0} cores, Python {platform.python_version()}, "
-          f"SQLite {sqlite3.sqlite_version}, fake model over HTTP, SQLite checkpointer; run {elapsed_s:.0f} s)")
+    print(
+        f"engine_overhead ({os.cpu_count() or 0} cores, Python {platform.python_version()}, "
+        f"SQLite {sqlite3.sqlite_version}, fake model over HTTP, SQLite checkpointer; run {elapsed_s:.0f} s)"
+    )
     if load_before >= BUSY_LOAD:
-        print(f"note: the machine was busy before the run (load average {load_before:.2f} on "
-              f"{os.cpu_count() or 0} cores): wall times are inflated; compare the CPU figures.")
-    print(f"LOG turn:        p50 {percentile(log.total_ms, 50):6.2f} ms  p99 {percentile(log.total_ms, 99):6.2f} ms  "
-          f"({breakdown(log)}; CPU p50 {percentile(log.cpu_ms, 50):.2f} ms)  "
-          f"target p50 <= {TARGET_LOG_P50_MS:g} ms  {verdict(log_ok)}")
-    print(f"clarify message: p50 {percentile(asks.total_ms, 50):6.2f} ms  p99 {percentile(asks.total_ms, 99):6.2f} ms  "
-          f"({breakdown(asks)})")
-    print(f"resume:          p50 {percentile(resumes.total_ms, 50):6.2f} ms  "
-          f"p99 {percentile(resumes.total_ms, 99):6.2f} ms  ({breakdown(resumes)})")
+        print(
+            f"note: the machine was busy before the run (load average {load_before:.2f} on "
+            f"{os.cpu_count() or 0} cores): wall times are inflated; compare the CPU figures."
+        )
+    print(
+        f"LOG turn:        p50 {percentile(log.total_ms, 50):6.2f} ms  p99 {percentile(log.total_ms, 99):6.2f} ms  "
+        f"({breakdown(log)}; CPU p50 {percentile(log.cpu_ms, 50):.2f} ms)  "
+        f"target p50 <= {TARGET_LOG_P50_MS:g} ms  {verdict(log_ok)}"
+    )
+    print(
+        f"clarify message: p50 {percentile(asks.total_ms, 50):6.2f} ms  p99 {percentile(asks.total_ms, 99):6.2f} ms  "
+        f"({breakdown(asks)})"
+    )
+    print(
+        f"resume:          p50 {percentile(resumes.total_ms, 50):6.2f} ms  "
+        f"p99 {percentile(resumes.total_ms, 99):6.2f} ms  ({breakdown(resumes)})"
+    )
     for name, mine, base in floor_rows((log, asks, resumes), floor):
-        print(f"{name + ':':<17}{ratio(mine.overhead_ms, base.total_ms):5.2f}x the LangGraph floor "
-              f"({percentile(base.total_ms, 50):.2f} ms; CPU {ratio(mine.cpu_ms, base.cpu_ms):.2f}x), "
-              f"SQLite round trips {percentile(mine.trip_totals, 50):.0f} (floor {percentile(base.trip_totals, 50):.0f})")
+        print(
+            f"{name + ':':<17}{ratio(mine.overhead_ms, base.total_ms):5.2f}x the LangGraph floor "
+            f"({percentile(base.total_ms, 50):.2f} ms; CPU {ratio(mine.cpu_ms, base.cpu_ms):.2f}x), "
+            f"SQLite round trips {percentile(mine.trip_totals, 50):.0f} (floor {percentile(base.trip_totals, 50):.0f})"
+        )
     trips_ok = percentile(log.trip_totals, 50) <= TARGET_LOG_TRIPS
     floor_ok = ratio(log.cpu_ms, floor.log.cpu_ms) <= TARGET_FLOOR_RATIO
-    print(f"LOG turn vs floor: round trips {percentile(log.trip_totals, 50):.0f}  target <= {TARGET_LOG_TRIPS}  "
-          f"{verdict(trips_ok)};  CPU {ratio(log.cpu_ms, floor.log.cpu_ms):.2f}x  target <= {TARGET_FLOOR_RATIO:g}x  "
-          f"{verdict(floor_ok)}")
-    print(f"bytes/turn ({n} turns, logical): checkpoints {kb(rate(first, last, cp_logical))}, "
-          f"entries {kb(rate(first, last, en_logical))}, total {kb(per_turn)}  "
-          f"target <= {kb(TARGET_BYTES_PER_TURN)}  {verdict(bytes_ok)}")
-    print(f"                 raw files incl. WAL: {kb(rate(first, last, total_raw))}/turn "
-          f"(WAL files at turn {n}: {kb(last.checkpoints.wal_bytes + last.entries.wal_bytes)})")
-    print(f"bytes/turn turns 1-{split.turn}: {kb(early_rate)}, turns {split.turn}-{n}: {kb(late_rate)} "
-          f"(of which checkpoints {kb(cp_late)})  {'flat' if rate_flat else 'RISING'}")
-    print(f"growth turn {split.turn}->{n}: checkpoint row {split.row_checkpoint:,} B -> {last.row_checkpoint:,} B "
-          f"({'flat' if row_flat else f'GROWS {row_delta:+,} B'}), {last.checkpoint_rows} checkpoint row(s), "
-          f"{last.write_rows} write row(s), checkpoints.db {split.checkpoints.logical_bytes:,} B -> "
-          f"{last.checkpoints.logical_bytes:,} B ({last.checkpoints.used_bytes:,} B in use)  {verdict(flat)}")
-    print(f"latency over {n} turns, first {head} -> last {head} turns: wall p50 {percentile(early, 50):.2f} -> "
-          f"{percentile(late, 50):.2f} ms, CPU p50 {percentile(early_cpu, 50):.2f} -> "
-          f"{percentile(late_cpu, 50):.2f} ms  {'flat' if drift_flat else 'RISING'}")
+    print(
+        f"LOG turn vs floor: round trips {percentile(log.trip_totals, 50):.0f}  target <= {TARGET_LOG_TRIPS}  "
+        f"{verdict(trips_ok)};  CPU {ratio(log.cpu_ms, floor.log.cpu_ms):.2f}x  target <= {TARGET_FLOOR_RATIO:g}x  "
+        f"{verdict(floor_ok)}"
+    )
+    print(
+        f"bytes/turn ({n} turns, logical): checkpoints {kb(rate(first, last, cp_logical))}, "
+        f"entries {kb(rate(first, last, en_logical))}, total {kb(per_turn)}  "
+        f"target <= {kb(TARGET_BYTES_PER_TURN)}  {verdict(bytes_ok)}"
+    )
+    print(
+        f"                 raw files incl. WAL: {kb(rate(first, last, total_raw))}/turn "
+        f"(WAL files at turn {n}: {kb(last.checkpoints.wal_bytes + last.entries.wal_bytes)})"
+    )
+    print(
+        f"bytes/turn turns 1-{split.turn}: {kb(early_rate)}, turns {split.turn}-{n}: {kb(late_rate)} "
+        f"(of which checkpoints {kb(cp_late)})  {'flat' if rate_flat else 'RISING'}"
+    )
+    print(
+        f"growth turn {split.turn}->{n}: checkpoint row {split.row_checkpoint:,} B -> {last.row_checkpoint:,} B "
+        f"({'flat' if row_flat else f'GROWS {row_delta:+,} B'}), {last.checkpoint_rows} checkpoint row(s), "
+        f"{last.write_rows} write row(s), checkpoints.db {split.checkpoints.logical_bytes:,} B -> "
+        f"{last.checkpoints.logical_bytes:,} B ({last.checkpoints.used_bytes:,} B in use)  {verdict(flat)}"
+    )
+    print(
+        f"latency over {n} turns, first {head} -> last {head} turns: wall p50 {percentile(early, 50):.2f} -> "
+        f"{percentile(late, 50):.2f} ms, CPU p50 {percentile(early_cpu, 50):.2f} -> "
+        f"{percentile(late_cpu, 50):.2f} ms  {'flat' if drift_flat else 'RISING'}"
+    )
     print("=" * 110)
     return log_ok and bytes_ok and flat and trips_ok and floor_ok
 
@@ -980,8 +1026,7 @@ async def run(args: argparse.Namespace) -> bool:
                 asks, resumes = await bench_clarify(engine, clocks, args.samples, args.warmup)
                 recycle(fake)
 
-            print(f"LangGraph floor: the same turns, {args.warmup} warm-up + {args.samples} samples each …",
-                  flush=True)
+            print(f"LangGraph floor: the same turns, {args.warmup} warm-up + {args.samples} samples each …", flush=True)
             floor = await bench_floor(shape, clocks, Path(tmp) / "floor", args.samples, args.warmup)
 
             # Storage: a fresh data dir, so growth belongs to this conversation alone.
@@ -1003,8 +1048,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--samples", type=int, default=200, help="timed turns per latency scenario (default 200)")
     p.add_argument("--warmup", type=int, default=20, help="untimed turns before each latency scenario (default 20)")
     p.add_argument("--every", type=int, default=10, help="measure storage every N turns (default 10)")
-    p.add_argument("--show-trips", action="store_true",
-                   help="list the SQLite round trips of one turn of each type (engine and floor)")
+    p.add_argument(
+        "--show-trips",
+        action="store_true",
+        help="list the SQLite round trips of one turn of each type (engine and floor)",
+    )
     args = p.parse_args(argv)
     if args.turns < 2 or args.samples < 1 or args.warmup < 0 or args.every < 1:
         p.error("need --turns >= 2, --samples >= 1, --warmup >= 0, --every >= 1")

@@ -61,14 +61,37 @@ from engine.knowledge.store import chunk_metadata
 from engine.knowledge.terms import query_keywords
 
 QUERIES = [
-    "what is a deload week", "디로드 주간이 뭐야?", "how much protein do I need per day", "하루에 단백질 얼마나 먹어야 해?",
-    "my bench press has stalled for weeks", "벤치프레스가 몇 주째 정체됐어", "how to calculate my one rep max",
-    "1RM 계산하는 법", "what does RPE 8 mean", "RPE 8이 무슨 뜻이야?", "how long to rest between sets",
-    "세트 사이에 얼마나 쉬어야 해?", "is creatine safe", "크레아틴 안전해?", "what are heart rate zones", "심박수 존이 뭐야?",
-    "why should most of my runs be slow", "왜 대부분 천천히 달려야 해?", "how to pace a marathon", "마라톤 페이스 조절",
-    "how to taper before a race", "대회 전 테이퍼링", "freestyle drills for beginners", "초보자 자유형 드릴",
-    "I get out of breath swimming freestyle", "자유형 할 때 숨이 차", "how much sleep do athletes need",
-    "운동선수는 잠을 얼마나 자야 해?", "signs of overtraining", "오버트레이닝 증상", "do I need 10000 steps a day",
+    "what is a deload week",
+    "디로드 주간이 뭐야?",
+    "how much protein do I need per day",
+    "하루에 단백질 얼마나 먹어야 해?",
+    "my bench press has stalled for weeks",
+    "벤치프레스가 몇 주째 정체됐어",
+    "how to calculate my one rep max",
+    "1RM 계산하는 법",
+    "what does RPE 8 mean",
+    "RPE 8이 무슨 뜻이야?",
+    "how long to rest between sets",
+    "세트 사이에 얼마나 쉬어야 해?",
+    "is creatine safe",
+    "크레아틴 안전해?",
+    "what are heart rate zones",
+    "심박수 존이 뭐야?",
+    "why should most of my runs be slow",
+    "왜 대부분 천천히 달려야 해?",
+    "how to pace a marathon",
+    "마라톤 페이스 조절",
+    "how to taper before a race",
+    "대회 전 테이퍼링",
+    "freestyle drills for beginners",
+    "초보자 자유형 드릴",
+    "I get out of breath swimming freestyle",
+    "자유형 할 때 숨이 차",
+    "how much sleep do athletes need",
+    "운동선수는 잠을 얼마나 자야 해?",
+    "signs of overtraining",
+    "오버트레이닝 증상",
+    "do I need 10000 steps a day",
     "하루 만보 걸어야 해?",
 ]
 ARTICLE_CHUNKS = 5
@@ -83,8 +106,9 @@ def builtin_chunks() -> list[tuple[Chunk, str, str]]:
     out = []
     for path in sorted(BUILTIN_KNOWLEDGE_DIR.rglob("*.md")):
         origin = "engine/domains/knowledge/" + path.relative_to(BUILTIN_KNOWLEDGE_DIR).as_posix()
-        chunks, akey, fkey = chunks_of(path.read_text(encoding="utf-8"), origin=origin, domain=path.parent.name,
-                                       fallback_title=path.stem)
+        chunks, akey, fkey = chunks_of(
+            path.read_text(encoding="utf-8"), origin=origin, domain=path.parent.name, fallback_title=path.stem
+        )
         out.extend((c, akey, fkey) for c in chunks)
     return out
 
@@ -140,8 +164,12 @@ def build(kb: KnowledgeBase, size: int, real: list[tuple[Chunk, str, str]], real
     content_weights = [counts[w] for w in content]
     domains = ["strength", "nutrition", "running", "swimming", "general_fitness"]
     started = time.perf_counter()
-    kb._store.upsert([c.chunk_id for c, _, _ in real], [c.text for c, _, _ in real],
-                     [chunk_metadata(c, article_key=a, file_key=f) for c, a, f in real], real_vectors)
+    kb._store.upsert(
+        [c.chunk_id for c, _, _ in real],
+        [c.text for c, _, _ in real],
+        [chunk_metadata(c, article_key=a, file_key=f) for c, a, f in real],
+        real_vectors,
+    )
     kb._lexical.put(real)
     remaining = size - len(real)
     articles = max(1, remaining // ARTICLE_CHUNKS)
@@ -155,9 +183,14 @@ def build(kb: KnowledgeBase, size: int, real: list[tuple[Chunk, str, str]], real
             title = f"Synthetic article {article}"
             links = [f"Synthetic article {rng.randrange(articles)}" for _ in range(LINKS_PER_CHUNK)]
             chunk = Chunk(
-                chunk_id=f"syn{i:07d}", article_title=title, section_path=f"Part {i % ARTICLE_CHUNKS}",
-                text=synthetic_text(rng, topic, common, weights), domain=domains[article % len(domains)],
-                source=f"synthetic/{article}.md", links=links, ordinal=i % ARTICLE_CHUNKS,
+                chunk_id=f"syn{i:07d}",
+                article_title=title,
+                section_path=f"Part {i % ARTICLE_CHUNKS}",
+                text=synthetic_text(rng, topic, common, weights),
+                domain=domains[article % len(domains)],
+                source=f"synthetic/{article}.md",
+                links=links,
+                ordinal=i % ARTICLE_CHUNKS,
             )
             chunks.append(chunk)
             keys.append((chunk, f"synthetic-article-{article}", str(article)))
@@ -202,8 +235,9 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--skip-threads", action="store_true", help="measure embedding with the default threads only")
-    parser.add_argument("--keep", type=Path, default=None,
-                        help="build each size under DIR/<size> once and reuse it on later runs")
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="build each size under DIR/<size> once and reuse it on later runs"
+    )
     args = parser.parse_args()
     configure_logging("console", "WARNING", stream=sys.stderr)  # a line per search would bury the figures
 
@@ -215,8 +249,10 @@ def main() -> int:
             f"embedding on {threads} thread{'s' if threads > 1 else ''}: {len(real)} built-in chunks at {per_s:.1f} "
             f"chunks/s ({tokens_s:,.0f} tokens/s); one query p50 {query_ms:.1f} ms"
         )
-    print(f"(the knowledge base uses {embedding.DOCUMENT_THREADS} thread(s) for documents, "
-          f"{embedding.QUERY_THREADS} for queries)")
+    print(
+        f"(the knowledge base uses {embedding.DOCUMENT_THREADS} thread(s) for documents, "
+        f"{embedding.QUERY_THREADS} for queries)"
+    )
     real_vectors = builtin_embedder().embed_documents([embed_text(c) for c, _, _ in real])
 
     failed = False

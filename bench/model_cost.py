@@ -82,10 +82,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.month import describe, month  # noqa: E402
-from bot.logs import configure_logging  # noqa: E402
 from pydantic import BaseModel  # noqa: E402
 
+from bench.month import describe, month  # noqa: E402
+from bot.logs import configure_logging  # noqa: E402
 from engine.agents import budget  # noqa: E402
 from engine.agents.schemas import (  # noqa: E402
     AnalyzerOutput,
@@ -154,6 +154,7 @@ MAX_FOLLOW_UPS = 3
 
 # --- token estimate -------------------------------------------------------------
 
+
 def tokens(text: str) -> int:
     """Estimated tokens: the engine's own estimate (:func:`engine.agents.budget.tokens`)."""
     return budget.tokens(text)
@@ -219,7 +220,9 @@ def latest_and_previous(exercise: str) -> tuple[Pick, Pick]:
     return Pick("F", ("heaviest set in the latest", exercise)), Pick("F", ("heaviest set in the previous", exercise))
 
 
-def planner(reasoning: str, strategy: str, days_back: int | None, terms: list[str], knowledge: str = "") -> dict[str, Any]:
+def planner(
+    reasoning: str, strategy: str, days_back: int | None, terms: list[str], knowledge: str = ""
+) -> dict[str, Any]:
     """A Planner reply as a 7B model writes one: a sentence, one instruction, the knowledge query if any."""
     out = scripts.plain(scripts.planner("retrieve", strategy, days_back, terms))
     out["reasoning"] = reasoning
@@ -241,8 +244,15 @@ def activity(kind: str, duration: str, intensity: str, notes: str, summary: str)
     if intensity:
         metrics.append({"name": "intensity", "value": intensity, "unit": ""})
     return {
-        "activity_type": "general_fitness", "domain": "general_fitness", "exercises": [], "metrics": metrics,
-        "date_text": "", "notes": notes, "summary": summary, "missing": [], "status": "parsed",
+        "activity_type": "general_fitness",
+        "domain": "general_fitness",
+        "exercises": [],
+        "metrics": metrics,
+        "date_text": "",
+        "notes": notes,
+        "summary": summary,
+        "missing": [],
+        "status": "parsed",
     }
 
 
@@ -271,7 +281,9 @@ def four_week_plan(exercise: str, start_weight: float, step: float) -> dict[str,
     """
     monday = TODAY + timedelta(days=7 - TODAY.weekday())
     ops = [
-        scripts.op_plan((monday + timedelta(weeks=w, days=d)).isoformat(), exercise, 4, 5, start_weight + step * (w + 1))
+        scripts.op_plan(
+            (monday + timedelta(weeks=w, days=d)).isoformat(), exercise, 4, 5, start_weight + step * (w + 1)
+        )
         for w in range(4)
         for d in (0, 3)
     ]
@@ -333,23 +345,37 @@ def conversation(entries: Sequence[NewEntry]) -> list[list[Turn]]:
     p, s, f = PlannerOutput.__name__, SynthesizerOutput.__name__, TaskFormationOutput.__name__
 
     def log(text: str, name: str, weight: float, reps: int, sets: int) -> Turn:
-        return Turn(LOG_CODE, text, {r: routed("LOG", strength, "reports sets done"),
-                                     ParserOutput.__name__: lifted(name, weight, reps, sets)})
+        return Turn(
+            LOG_CODE,
+            text,
+            {r: routed("LOG", strength, "reports sets done"), ParserOutput.__name__: lifted(name, weight, reps, sets)},
+        )
 
     def vague(text: str, parsed: dict[str, Any]) -> Turn:
-        return Turn(LOG_MODEL, text, {r: routed("LOG", ["general_fitness"], "reports an activity"),
-                                      ParserOutput.__name__: parsed})
+        return Turn(
+            LOG_MODEL,
+            text,
+            {r: routed("LOG", ["general_fitness"], "reports an activity"), ParserOutput.__name__: parsed},
+        )
 
     def ask(kind: str, text: str, domains: list[str], plan: dict[str, Any], answer: Reply) -> Turn:
         why = "asks a general training question" if kind == Q_KNOWLEDGE else "asks about their own training"
         return Turn(kind, text, {r: routed("QUERY", domains, why), p: plan, s: answer})
 
     def task(text: str, exercise: str, step: float) -> Turn:
-        return Turn(TASK, text, {r: routed("TASK", strength, "asks for a plan"),
-                                 f: four_week_plan(exercise, latest_weight(entries, exercise), step)})
+        return Turn(
+            TASK,
+            text,
+            {
+                r: routed("TASK", strength, "asks for a plan"),
+                f: four_week_plan(exercise, latest_weight(entries, exercise), step),
+            },
+        )
 
     def chat(text: str, reply: str) -> Turn:
-        return Turn(CHAT, text, {r: routed("CHAT", [], "small talk"), ChatOutput.__name__: scripts.plain(scripts.chat(reply))})
+        return Turn(
+            CHAT, text, {r: routed("CHAT", [], "small talk"), ChatOutput.__name__: scripts.plain(scripts.chat(reply))}
+        )
 
     def record(*words: str) -> Says:
         return Says("record", (Pick("F", words),))
@@ -357,65 +383,135 @@ def conversation(entries: Sequence[NewEntry]) -> list[list[Turn]]:
     def compare(exercise: str) -> Says:
         return Says("comparison", latest_and_previous(exercise))
 
-    deload = Says("article", (Pick("K", ("deload",)),),
-                  "A deload is a planned lighter stretch, usually cutting sets by {0}, to let fatigue clear.",
-                  (Pick("A"),))
+    deload = Says(
+        "article",
+        (Pick("K", ("deload",)),),
+        "A deload is a planned lighter stretch, usually cutting sets by {0}, to let fatigue clear.",
+        (Pick("A"),),
+    )
     return [
         [
             log("bench 55kg 10x5", "bench press", 55, 10, 5),
-            vague("did some easy cardio after work, felt ok",
-                  activity("cardio", "", "easy", "after work, felt ok", "Easy cardio after work")),
-            ask(Q_SIMPLE, "what's my heaviest bench?", strength,
+            vague(
+                "did some easy cardio after work, felt ok",
+                activity("cardio", "", "easy", "after work, felt ok", "Easy cardio after work"),
+            ),
+            ask(
+                Q_SIMPLE,
+                "what's my heaviest bench?",
+                strength,
                 planner("Find the heaviest bench press set.", "keyword", None, ["bench press"]),
-                claimed(record("heaviest completed set", "bench press"), record("best estimated 1rm", "bench press"),
-                        remark="Solid pressing; keep the form tight on the heavy sets.")),
-            ask(Q_COMPARE, "is my bench better than last week?", strength,
+                claimed(
+                    record("heaviest completed set", "bench press"),
+                    record("best estimated 1rm", "bench press"),
+                    remark="Solid pressing; keep the form tight on the heavy sets.",
+                ),
+            ),
+            ask(
+                Q_COMPARE,
+                "is my bench better than last week?",
+                strength,
                 planner("Compare this week's bench press with last week's.", "date_range", 14, ["bench press"]),
-                claimed(compare("bench press"))),
-            ask(Q_PERIOD, "how many times did I squat in the last two weeks?", strength,
+                claimed(compare("bench press")),
+            ),
+            ask(
+                Q_PERIOD,
+                "how many times did I squat in the last two weeks?",
+                strength,
                 planner("Count squat sessions in the last two weeks.", "date_range", 14, ["squat"]),
-                claimed(Says("count", (Pick("F", ("sessions of squat",)),)))),
-            ask(Q_KNOWLEDGE, "what is a deload?", strength,
+                claimed(Says("count", (Pick("F", ("sessions of squat",)),))),
+            ),
+            ask(
+                Q_KNOWLEDGE,
+                "what is a deload?",
+                strength,
                 planner("A knowledge question about deloads.", "recent", None, [], "deload"),
-                claimed(deload)),
+                claimed(deload),
+            ),
             task("plan my next 4 weeks of bench", "bench press", 2.5),
             chat("hello", "Hi! Tell me what you trained today, or ask about your training."),
         ],
         [
             log("스쿼트 100키로 5x5", "squat", 100, 5, 5),
-            vague("walked home from the office, about 40 minutes",
-                  activity("walking", "40", "", "walked home from the office", "Walk home, about 40 minutes")),
-            ask(Q_SIMPLE, "what's my best squat?", strength,
+            vague(
+                "walked home from the office, about 40 minutes",
+                activity("walking", "40", "", "walked home from the office", "Walk home, about 40 minutes"),
+            ),
+            ask(
+                Q_SIMPLE,
+                "what's my best squat?",
+                strength,
                 planner("Find the best squat.", "keyword", None, ["squat"]),
-                claimed(record("heaviest completed set", "squat"))),
-            ask(Q_COMPARE, "is my squat better than last week?", strength,
+                claimed(record("heaviest completed set", "squat")),
+            ),
+            ask(
+                Q_COMPARE,
+                "is my squat better than last week?",
+                strength,
                 planner("Compare this week's squat with last week's.", "date_range", 14, ["squat"]),
-                claimed(compare("squat"))),
-            ask(Q_PERIOD, "how far did I run this month?", ["running"],
+                claimed(compare("squat")),
+            ),
+            ask(
+                Q_PERIOD,
+                "how far did I run this month?",
+                ["running"],
                 planner("Total running distance this month.", "date_range", 30, []),
-                claimed(Says("value", (Pick("F", ("total run distance",)),)))),
-            ask(Q_KNOWLEDGE, "why do lifts stall?", strength,
+                claimed(Says("value", (Pick("F", ("total run distance",)),))),
+            ),
+            ask(
+                Q_KNOWLEDGE,
+                "why do lifts stall?",
+                strength,
                 planner("A knowledge question about plateaus.", "recent", None, [], "why lifts stall plateau"),
-                claimed(Says("article", (Pick("K"),), "Plateaus usually come from too little sleep, food or recovery.",),
-                        Says("advice", (), "Check sleep and protein first, then try a deload week."))),
+                claimed(
+                    Says(
+                        "article",
+                        (Pick("K"),),
+                        "Plateaus usually come from too little sleep, food or recovery.",
+                    ),
+                    Says("advice", (), "Check sleep and protein first, then try a deload week."),
+                ),
+            ),
             task("plan my next 4 weeks of squat", "squat", 5),
             chat("thanks!", "You're welcome! Log your next session whenever you like."),
         ],
         [
             log("ohp 40kg 8x3", "overhead press", 40, 8, 3),
             vague("오늘 요가 한시간 했어", activity("yoga", "60", "", "요가", "Yoga for an hour")),
-            ask(Q_SIMPLE, "데드 최고 기록 알려줘", strength,
+            ask(
+                Q_SIMPLE,
+                "데드 최고 기록 알려줘",
+                strength,
                 planner("Find the deadlift record.", "keyword", None, ["deadlift"]),
-                claimed(record("heaviest completed set", "deadlift"), remark="꾸준한 훈련 덕분이에요.")),
-            ask(Q_COMPARE, "이번 주 벤치가 지난주보다 나아졌어?", strength,
+                claimed(record("heaviest completed set", "deadlift"), remark="꾸준한 훈련 덕분이에요."),
+            ),
+            ask(
+                Q_COMPARE,
+                "이번 주 벤치가 지난주보다 나아졌어?",
+                strength,
                 planner("Compare this week's bench press with last week's.", "date_range", 14, ["bench press"]),
-                claimed(compare("bench press"), remark="좋은 흐름이에요.")),
-            ask(Q_PERIOD, "지난 2주 동안 벤치 몇 번 했어?", strength,
+                claimed(compare("bench press"), remark="좋은 흐름이에요."),
+            ),
+            ask(
+                Q_PERIOD,
+                "지난 2주 동안 벤치 몇 번 했어?",
+                strength,
                 planner("Count bench press sessions in the last two weeks.", "date_range", 14, ["bench press"]),
-                claimed(Says("count", (Pick("F", ("sessions of bench press",)),)))),
-            ask(Q_KNOWLEDGE, "디로드가 뭐야?", strength,
+                claimed(Says("count", (Pick("F", ("sessions of bench press",)),))),
+            ),
+            ask(
+                Q_KNOWLEDGE,
+                "디로드가 뭐야?",
+                strength,
                 planner("A knowledge question about deloads.", "recent", None, [], "deload"),
-                claimed(Says("article", (Pick("K", ("deload",)),), "디로드는 피로를 풀기 위해 계획적으로 가볍게 하는 기간이에요."))),
+                claimed(
+                    Says(
+                        "article",
+                        (Pick("K", ("deload",)),),
+                        "디로드는 피로를 풀기 위해 계획적으로 가볍게 하는 기간이에요.",
+                    )
+                ),
+            ),
             task("다음 4주 데드리프트 계획 짜줘", "deadlift", 5),
             chat("good night", "Good night! Rest well."),
         ],
@@ -520,13 +616,15 @@ def costs(requests: Sequence[RecordedRequest]) -> list[Call]:
         lines = [line for text in texts for line in text.splitlines() if len(line.strip()) >= REPEAT_MIN_CHARS]
         repeated = sum(tokens(line) for line in lines if same_line(line) in seen)
         seen.update(same_line(line) for line in lines)
-        calls.append(Call(
-            title=r.title,
-            prompt_tokens=sum(tokens(t) for t in texts),
-            generated_tokens=tokens(str(r.body.get(REPLY_KEY, ""))),
-            messages=len(texts),
-            repeated_tokens=repeated,
-        ))
+        calls.append(
+            Call(
+                title=r.title,
+                prompt_tokens=sum(tokens(t) for t in texts),
+                generated_tokens=tokens(str(r.body.get(REPLY_KEY, ""))),
+                messages=len(texts),
+                repeated_tokens=repeated,
+            )
+        )
     return calls
 
 
@@ -558,8 +656,9 @@ class Recorder:
     async def run(self, turn: Turn) -> None:
         """A message, then the answers to what it leaves open (each its own turn: the person waits for each)."""
         script_turn(self.fake, turn)
-        outcomes = await self._measure(turn.kind, turn.text,
-                                       Message(conversation=PERSON, user=PERSON, text=turn.text, at=NOW))
+        outcomes = await self._measure(
+            turn.kind, turn.text, Message(conversation=PERSON, user=PERSON, text=turn.text, at=NOW)
+        )
         for _ in range(MAX_FOLLOW_UPS):
             pending = follow_up(outcomes)
             if pending is None:
@@ -619,21 +718,23 @@ def by_kind(turns: Sequence[TurnCost]) -> list[KindFigures]:
         prompt = sum(t.prompt_tokens for t in runs)
         cpu = [t.wait_s(CPU) for t in runs]
         gpu = [t.wait_s(GPU) for t in runs]
-        out.append(KindFigures(
-            kind=kind,
-            runs=len(runs),
-            calls_min=min(len(t.calls) for t in runs),
-            calls_max=max(len(t.calls) for t in runs),
-            titles=list(dict.fromkeys(t.titles for t in runs)),
-            max_prompt_per_call=max(t.max_prompt for t in runs),
-            prompt_per_turn_max=max(t.prompt_tokens for t in runs),
-            generated_per_turn_max=max(t.generated_tokens for t in runs),
-            repeated_pct=round(100 * sum(t.repeated_tokens for t in runs) / prompt, 1) if prompt else 0.0,
-            cpu_wait_mean_s=round(sum(cpu) / len(cpu), 1),
-            cpu_wait_max_s=round(max(cpu), 1),
-            gpu_wait_mean_s=round(sum(gpu) / len(gpu), 2),
-            gpu_wait_max_s=round(max(gpu), 2),
-        ))
+        out.append(
+            KindFigures(
+                kind=kind,
+                runs=len(runs),
+                calls_min=min(len(t.calls) for t in runs),
+                calls_max=max(len(t.calls) for t in runs),
+                titles=list(dict.fromkeys(t.titles for t in runs)),
+                max_prompt_per_call=max(t.max_prompt for t in runs),
+                prompt_per_turn_max=max(t.prompt_tokens for t in runs),
+                generated_per_turn_max=max(t.generated_tokens for t in runs),
+                repeated_pct=round(100 * sum(t.repeated_tokens for t in runs) / prompt, 1) if prompt else 0.0,
+                cpu_wait_mean_s=round(sum(cpu) / len(cpu), 1),
+                cpu_wait_max_s=round(max(cpu), 1),
+                gpu_wait_mean_s=round(sum(gpu) / len(gpu), 2),
+                gpu_wait_max_s=round(max(gpu), 2),
+            )
+        )
     return out
 
 
@@ -696,13 +797,18 @@ def _worst(turns: Sequence[TurnCost], covered: Callable[[str], bool], figure: Ca
 def targets(turns: Sequence[TurnCost]) -> list[Target]:
     """Each target against the worst turn it covers."""
     return [
-        Target("code-read LOG: model calls", _worst(turns, lambda k: k == LOG_CODE, _calls), TARGET_CODE_LOG_CALLS,
-               "calls"),
+        Target(
+            "code-read LOG: model calls", _worst(turns, lambda k: k == LOG_CODE, _calls), TARGET_CODE_LOG_CALLS, "calls"
+        ),
         Target("any LOG: model calls", _worst(turns, _is_log, _calls), TARGET_LOG_CALLS, "calls"),
         Target("QUERY: model calls", _worst(turns, _is_query, _calls), TARGET_QUERY_CALLS, "calls"),
         Target("TASK formation round: model calls", _worst(turns, _is_formation, _calls), TARGET_TASK_CALLS, "calls"),
-        Target("largest prompt of any call", _worst(turns, lambda k: True, lambda t: t.max_prompt),
-               FLAG_PROMPT_TOKENS, "tokens"),
+        Target(
+            "largest prompt of any call",
+            _worst(turns, lambda k: True, lambda t: t.max_prompt),
+            FLAG_PROMPT_TOKENS,
+            "tokens",
+        ),
         Target("QUERY wait at CPU rates", _worst(turns, _is_query, lambda t: t.wait_s(CPU)), TARGET_QUERY_CPU_S, "s"),
         Target("QUERY wait at GPU rates", _worst(turns, _is_query, lambda t: t.wait_s(GPU)), TARGET_QUERY_GPU_S, "s"),
     ]
@@ -714,33 +820,45 @@ def targets(turns: Sequence[TurnCost]) -> list[Target]:
 def print_details(turns: Sequence[TurnCost]) -> None:
     print("calls per turn (prompt / generated tokens; msgs > 2 means the engine re-asked)")
     for t in turns:
-        print(f"  [{t.kind}] {t.text!r} -> {t.outcome}: {len(t.calls)} calls, prompt {t.prompt_tokens:,}, "
-              f"generated {t.generated_tokens:,}, CPU {t.wait_s(CPU):.1f} s, GPU {t.wait_s(GPU):.2f} s")
+        print(
+            f"  [{t.kind}] {t.text!r} -> {t.outcome}: {len(t.calls)} calls, prompt {t.prompt_tokens:,}, "
+            f"generated {t.generated_tokens:,}, CPU {t.wait_s(CPU):.1f} s, GPU {t.wait_s(GPU):.2f} s"
+        )
         for c in t.calls:
             again = f", {c.repeated_tokens:,} sent before in this turn" if c.repeated_tokens else ""
             msgs = f" ({c.messages} msgs)" if c.messages != 2 else ""
-            print(f"      {short(c.title):<14} prompt {c.prompt_tokens:>6,}{msgs}  generated {c.generated_tokens:>5,}{again}")
+            print(
+                f"      {short(c.title):<14} prompt {c.prompt_tokens:>6,}{msgs}  generated {c.generated_tokens:>5,}{again}"
+            )
 
 
 def print_kinds(figures: Sequence[KindFigures]) -> None:
-    head = (f"  {'turn kind':<22}{'runs':>5}{'calls':>7}{'prompt/call':>13}{'prompt/turn':>13}{'generated':>11}"
-            f"{'repeated':>10}{'CPU wait mean/max':>20}{'GPU wait mean/max':>20}")
-    print(f"per kind of turn (worst run unless a mean; waits at {CPU.name} {CPU.prompt_tps:g}/{CPU.generate_tps:g} "
-          f"and {GPU.name} {GPU.prompt_tps:,.0f}/{GPU.generate_tps:g} prompt/generated tok/s)")
+    head = (
+        f"  {'turn kind':<22}{'runs':>5}{'calls':>7}{'prompt/call':>13}{'prompt/turn':>13}{'generated':>11}"
+        f"{'repeated':>10}{'CPU wait mean/max':>20}{'GPU wait mean/max':>20}"
+    )
+    print(
+        f"per kind of turn (worst run unless a mean; waits at {CPU.name} {CPU.prompt_tps:g}/{CPU.generate_tps:g} "
+        f"and {GPU.name} {GPU.prompt_tps:,.0f}/{GPU.generate_tps:g} prompt/generated tok/s)"
+    )
     print(head)
     for f in figures:
         calls = str(f.calls_max) if f.calls_min == f.calls_max else f"{f.calls_min}-{f.calls_max}"
-        print(f"  {f.kind:<22}{f.runs:>5}{calls:>7}{f.max_prompt_per_call:>13,}{f.prompt_per_turn_max:>13,}"
-              f"{f.generated_per_turn_max:>11,}{f.repeated_pct:>9.0f}%"
-              f"{f.cpu_wait_mean_s:>11.1f} /{f.cpu_wait_max_s:>5.1f} s{f.gpu_wait_mean_s:>11.2f} /{f.gpu_wait_max_s:>5.2f} s")
+        print(
+            f"  {f.kind:<22}{f.runs:>5}{calls:>7}{f.max_prompt_per_call:>13,}{f.prompt_per_turn_max:>13,}"
+            f"{f.generated_per_turn_max:>11,}{f.repeated_pct:>9.0f}%"
+            f"{f.cpu_wait_mean_s:>11.1f} /{f.cpu_wait_max_s:>5.1f} s{f.gpu_wait_mean_s:>11.2f} /{f.gpu_wait_max_s:>5.2f} s"
+        )
     print("  titles per turn:")
     for f in figures:
         print(f"    {f.kind:<22}" + " | ".join(f.titles))
 
 
 def print_flags(found: Sequence[Flag], num_ctx: int) -> None:
-    print(f"flagged calls (prompt above {FLAG_PROMPT_TOKENS:,} tokens, or above {NEAR_CONTEXT:.0%} of num_ctx {num_ctx:,}):"
-          + ("" if found else " none"))
+    print(
+        f"flagged calls (prompt above {FLAG_PROMPT_TOKENS:,} tokens, or above {NEAR_CONTEXT:.0%} of num_ctx {num_ctx:,}):"
+        + ("" if found else " none")
+    )
     for f in found:
         print(f"  {short(f.title):<14} {f.prompt_tokens:>6,}  {f.why}  {f.turn}")
 
@@ -752,14 +870,24 @@ def print_targets(found: Sequence[Target]) -> None:
         print(f"  {t.name:<36} {shown:>8} {t.unit:<7} target <= {t.limit:,g}  {'PASS' if t.met else 'MISS'}")
 
 
-def report_json(setup: dict[str, Any], turns: Sequence[TurnCost], figures: Sequence[KindFigures],
-                found: Sequence[Flag], goals: Sequence[Target]) -> str:
+def report_json(
+    setup: dict[str, Any],
+    turns: Sequence[TurnCost],
+    figures: Sequence[KindFigures],
+    found: Sequence[Flag],
+    goals: Sequence[Target],
+) -> str:
     data = {
         **setup,
         "rates": {r.name: {"prompt_tps": r.prompt_tps, "generate_tps": r.generate_tps} for r in (CPU, GPU)},
         "turns": [
-            {**asdict(t), "prompt_tokens": t.prompt_tokens, "generated_tokens": t.generated_tokens,
-             "cpu_wait_s": round(t.wait_s(CPU), 2), "gpu_wait_s": round(t.wait_s(GPU), 3)}
+            {
+                **asdict(t),
+                "prompt_tokens": t.prompt_tokens,
+                "generated_tokens": t.generated_tokens,
+                "cpu_wait_s": round(t.wait_s(CPU), 2),
+                "gpu_wait_s": round(t.wait_s(GPU), 3),
+            }
             for t in turns
         ],
         "kinds": [asdict(f) for f in figures],
@@ -779,8 +907,13 @@ def make_config(data_dir: Path, fake: FakeOllama) -> EngineConfig:
         data_dir=data_dir,
         default_timezone=TIMEZONE,
         llm=LLMConfig(host=fake.url, timeout_s=10.0, max_retries=2),
-        knowledge=KnowledgeConfig(data_dir=data_dir, embedding_backend="ollama", embedding_model=EMBED_MODEL,
-                                  ollama_host=fake.url, ollama_timeout_s=10),
+        knowledge=KnowledgeConfig(
+            data_dir=data_dir,
+            embedding_backend="ollama",
+            embedding_model=EMBED_MODEL,
+            ollama_host=fake.url,
+            ollama_timeout_s=10,
+        ),
     )
 
 
@@ -800,7 +933,10 @@ async def run(args: argparse.Namespace) -> tuple[dict[str, Any], list[TurnCost]]
     configure_logging("json", "WARNING", stream=io.StringIO())
     started = time.perf_counter()
     entries = month(TODAY)
-    with FakeOllama(models=[DEFAULT_MODEL, EMBED_MODEL]) as fake, tempfile.TemporaryDirectory(prefix="almanac-bench-") as tmp:
+    with (
+        FakeOllama(models=[DEFAULT_MODEL, EMBED_MODEL]) as fake,
+        tempfile.TemporaryDirectory(prefix="almanac-bench-") as tmp,
+    ):
         config = make_config(Path(tmp), fake)
         async with Engine.open(config) as engine:
             await engine.library.ready()
@@ -822,7 +958,9 @@ async def run(args: argparse.Namespace) -> tuple[dict[str, Any], list[TurnCost]]
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     p.add_argument("--json", action="store_true", help="print the figures as JSON instead of tables")
-    p.add_argument("--dump", type=Path, help="write every call's prompt and reply, and each turn's outcomes, to this directory")
+    p.add_argument(
+        "--dump", type=Path, help="write every call's prompt and reply, and each turn's outcomes, to this directory"
+    )
     args = p.parse_args(argv)
     if args.dump is not None:
         args.dump.mkdir(parents=True, exist_ok=True)
@@ -837,8 +975,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(report_json(setup, turns, figures, found, goals))
     else:
-        print(f"model_cost: {len(turns)} turns on {setup['today']} over {setup['month']}; "
-              f"model {setup['model']}, num_ctx {num_ctx:,}; run {setup['elapsed_s']} s")
+        print(
+            f"model_cost: {len(turns)} turns on {setup['today']} over {setup['month']}; "
+            f"model {setup['model']}, num_ctx {num_ctx:,}; run {setup['elapsed_s']} s"
+        )
         print()
         print_details(turns)
         print()

@@ -95,7 +95,11 @@ def _session(day: date, n: int) -> NewEntry:
     exercises = [_exercise(lift, times_done, short=(n + i) % 5 == 0) for i, lift in enumerate(workout)]
     raw = ", ".join(_written(lift, ex, korean) for lift, ex in zip(workout, exercises))
     parsed = ParserOutput(
-        activity_type="strength", domain="strength", exercises=exercises, summary="", status="parsed",
+        activity_type="strength",
+        domain="strength",
+        exercises=exercises,
+        summary="",
+        status="parsed",
         notes="" if n % 4 else "felt strong",
     )
     return _entry(day, parsed, raw, [lift.name for lift in workout], f"month:{day.isoformat()}:strength")

@@ -134,7 +134,11 @@ def model_calls() -> dict[str, Any] | None:
     """Calls per turn type from ``bench/model_cost.py --json`` (the real engine on the fake model)."""
     run = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "model_cost.py"), "--json"],
-        capture_output=True, text=True, cwd=ROOT, timeout=600, check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+        check=False,
     )
     try:
         return json.loads(run.stdout)
@@ -170,7 +174,9 @@ def main() -> int:
     planned = questions.planned / questions.plannable if questions.plannable else 0.0
     print(f"questions: {questions.lines} ({questions.plannable} labelled plannable in code)")
     print(f"  planned in code: {questions.planned} = {planned:.1%}   target >= {TARGET_QUESTIONS_PLANNED:.0%}")
-    print(f"  of those, period not the label's: {len(questions.wrong_period)}; terms not the label's: {len(questions.wrong_terms)}")
+    print(
+        f"  of those, period not the label's: {len(questions.wrong_period)}; terms not the label's: {len(questions.wrong_terms)}"
+    )
     met &= planned >= TARGET_QUESTIONS_PLANNED
     if args.show_wrong:
         for w in [*questions.wrong_period, *questions.wrong_terms]:
@@ -188,7 +194,9 @@ def main() -> int:
         for kind in figures["kinds"]:
             # One entry per distinct sequence of calls a run of this kind made ("Router Parser").
             runs = [t.split() for t in kind["titles"] if t != "(none)"]
-            kind["before"] = max((len([t for t in run if t + "Output" not in ANSWER_TITLES]) for run in runs), default=0)
+            kind["before"] = max(
+                (len([t for t in run if t + "Output" not in ANSWER_TITLES]) for run in runs), default=0
+            )
             print(
                 f"  {kind['kind']:<20} calls max {kind['calls_max']}  before the answer {kind['before']}"
                 f"  ({'; '.join(' '.join(r) for r in runs) or '-'})"

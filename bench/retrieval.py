@@ -104,15 +104,15 @@ from bot.logs import configure_logging  # noqa: E402
 from engine.agents.schemas import RetrievalInstruction  # noqa: E402
 from engine.domains.registry import DomainRegistry, DomainSelector  # noqa: E402
 from engine.facts import compute_facts  # noqa: E402
-from engine.query.number_reading import stated_values  # noqa: E402
 from engine.language.periods import read_periods  # noqa: E402
+from engine.query.number_reading import stated_values  # noqa: E402
 from engine.query.questions import QuestionShape, read_question  # noqa: E402
 from engine.query.records import history_facts  # noqa: E402
 from engine.query.retrieval import Retriever, normalize_instructions  # noqa: E402
 from engine.store.bouts import BoutStore  # noqa: E402
 from engine.store.db import SCHEMA, Database  # noqa: E402
-from engine.store.history import HistoryStore  # noqa: E402
 from engine.store.entries import _COLUMNS, EntryStore, entry_id_for  # noqa: E402
+from engine.store.history import HistoryStore  # noqa: E402
 
 # --- targets ------------------------------------------------------------------
 
@@ -299,8 +299,10 @@ class Generator:
             i += 1
         for i in range(n):
             while True:
-                key = f"tg:{rng.randrange(10**8, 10**10)}" if rng.random() < 0.9 else (
-                    f"slack:T{rng.randrange(10**8):08d}:U{rng.randrange(10**9):09d}"
+                key = (
+                    f"tg:{rng.randrange(10**8, 10**10)}"
+                    if rng.random() < 0.9
+                    else (f"slack:T{rng.randrange(10**8):08d}:U{rng.randrange(10**9):09d}")
                 )
                 if key not in seen and key != SPECIAL_USER:
                     seen.add(key)
@@ -339,7 +341,9 @@ class Generator:
         r = self.rng
         return f"{day.isoformat()}T{r.randint(5, 23):02d}:{r.randint(0, 59):02d}:{r.randint(0, 59):02d}.{r.randint(0, 999999):06d}+00:00"
 
-    def _exercise(self, name: str, w_kg: float | None, lb: bool, ko: bool, sets: int, pyramid: bool) -> tuple[dict[str, Any], str, str, list[str]]:
+    def _exercise(
+        self, name: str, w_kg: float | None, lb: bool, ko: bool, sets: int, pyramid: bool
+    ) -> tuple[dict[str, Any], str, str, list[str]]:
         r = self.rng
         en_sp, ko_sp, _ = EXERCISES[name]
         spelling = r.choice(ko_sp if ko else en_sp)
@@ -406,32 +410,88 @@ class Generator:
             secs = int(km * r.uniform(270, 390))
             words = kr if ko else en
             text = words.format(km=km, dur=_clock(secs), mm=secs // 60, ss=secs % 60)
-            metrics = [{"name": "distance_km", "value": str(km), "unit": "km"}, {"name": "duration", "value": _clock(secs), "unit": ""}]
+            metrics = [
+                {"name": "distance_km", "value": str(km), "unit": "km"},
+                {"name": "duration", "value": _clock(secs), "unit": ""},
+            ]
             if run_type:
                 metrics.append({"name": "run_type", "value": run_type, "unit": ""})
             summary = f"running: distance km {km} km, duration {_clock(secs)}"
-            return "running", "running", {"activity_type": "running", "domain": "running", "exercises": [], "metrics": metrics, "notes": ""}, summary, self.terms.of("running", words.format(km=5, dur="25:30", mm=25, ss=30)), "chat", text
+            return (
+                "running",
+                "running",
+                {"activity_type": "running", "domain": "running", "exercises": [], "metrics": metrics, "notes": ""},
+                summary,
+                self.terms.of("running", words.format(km=5, dur="25:30", mm=25, ss=30)),
+                "chat",
+                text,
+            )
         if kind == "nutrition":
             en, kr, meal, kcal, protein = r.choice(MEALS)
             text = kr if ko else en
             kcal = int(kcal * r.uniform(0.8, 1.2))
-            metrics = [{"name": "meal", "value": meal, "unit": ""}, {"name": "calories_kcal", "value": str(kcal), "unit": "kcal"}, {"name": "protein_g", "value": str(protein), "unit": "g"}]
-            return "nutrition", "nutrition", {"activity_type": "nutrition", "domain": "nutrition", "exercises": [], "metrics": metrics, "notes": ""}, f"nutrition: meal {meal}, calories kcal {kcal} kcal, protein g {protein} g", self.terms.of("nutrition", text), "chat", text
+            metrics = [
+                {"name": "meal", "value": meal, "unit": ""},
+                {"name": "calories_kcal", "value": str(kcal), "unit": "kcal"},
+                {"name": "protein_g", "value": str(protein), "unit": "g"},
+            ]
+            return (
+                "nutrition",
+                "nutrition",
+                {"activity_type": "nutrition", "domain": "nutrition", "exercises": [], "metrics": metrics, "notes": ""},
+                f"nutrition: meal {meal}, calories kcal {kcal} kcal, protein g {protein} g",
+                self.terms.of("nutrition", text),
+                "chat",
+                text,
+            )
         if kind == "swimming":
             en, kr = SWIMS[0]
             m = r.choice([500, 1000, 1500, 2000])
             secs = int(m / 100 * r.uniform(100, 150))
             words = kr if ko else en
             text = words.format(m=m, dur=_clock(secs), mm=secs // 60)
-            metrics = [{"name": "distance_m", "value": str(m), "unit": "m"}, {"name": "duration", "value": _clock(secs), "unit": ""}, {"name": "stroke", "value": "freestyle", "unit": ""}, {"name": "pool_length_m", "value": "25", "unit": "m"}]
-            return "swimming", "swimming", {"activity_type": "swimming", "domain": "swimming", "exercises": [], "metrics": metrics, "notes": ""}, f"swimming: distance m {m} m, duration {_clock(secs)}", self.terms.of("swimming", words.format(m=1000, dur="25:00", mm=25)), "chat", text
+            metrics = [
+                {"name": "distance_m", "value": str(m), "unit": "m"},
+                {"name": "duration", "value": _clock(secs), "unit": ""},
+                {"name": "stroke", "value": "freestyle", "unit": ""},
+                {"name": "pool_length_m", "value": "25", "unit": "m"},
+            ]
+            return (
+                "swimming",
+                "swimming",
+                {"activity_type": "swimming", "domain": "swimming", "exercises": [], "metrics": metrics, "notes": ""},
+                f"swimming: distance m {m} m, duration {_clock(secs)}",
+                self.terms.of("swimming", words.format(m=1000, dur="25:00", mm=25)),
+                "chat",
+                text,
+            )
         if kind == "general_fitness":
             en, kr, activity = r.choice(GENERAL)
             words = kr if ko else en
-            vals = {"n": r.choice([30, 45, 60]), "steps": r.randint(4000, 15000), "bw": round(r.uniform(55, 95), 1), "km": r.randint(10, 40), "dur": _clock(r.randint(1800, 7200))}
+            vals = {
+                "n": r.choice([30, 45, 60]),
+                "steps": r.randint(4000, 15000),
+                "bw": round(r.uniform(55, 95), 1),
+                "km": r.randint(10, 40),
+                "dur": _clock(r.randint(1800, 7200)),
+            }
             text = words.format(**vals)
             metrics = [{"name": "activity", "value": activity, "unit": ""}]
-            return "general_fitness", "general_fitness", {"activity_type": "general_fitness", "domain": "general_fitness", "exercises": [], "metrics": metrics, "notes": ""}, f"general_fitness: activity {activity}", self.terms.of("general_fitness", words.format(n=30, steps=8000, bw=72.5, km=20, dur="55:00")), "chat", text
+            return (
+                "general_fitness",
+                "general_fitness",
+                {
+                    "activity_type": "general_fitness",
+                    "domain": "general_fitness",
+                    "exercises": [],
+                    "metrics": metrics,
+                    "notes": "",
+                },
+                f"general_fitness: activity {activity}",
+                self.terms.of("general_fitness", words.format(n=30, steps=8000, bw=72.5, km=20, dur="55:00")),
+                "chat",
+                text,
+            )
         en, kr = r.choice(NOTES)
         text = kr if ko else en
         domain = {"runner": "running", "tracker": "nutrition"}.get(u.profile, "strength")
@@ -449,9 +509,20 @@ class Generator:
         if self.turn % self.check_every == 0:
             self._check(domain, text, terms)
         return (
-            entry_id_for(u.key, source_key), u.key, day.isoformat(), domain, activity,
-            "note" if kind == "note" else "parsed", "active", summary,
-            json.dumps(data, ensure_ascii=False), text, "\n".join(terms), source, source_key, None,
+            entry_id_for(u.key, source_key),
+            u.key,
+            day.isoformat(),
+            domain,
+            activity,
+            "note" if kind == "note" else "parsed",
+            "active",
+            summary,
+            json.dumps(data, ensure_ascii=False),
+            text,
+            "\n".join(terms),
+            source,
+            source_key,
+            None,
             self._created(day),
         )
 
@@ -478,9 +549,21 @@ class Generator:
         self.turn += 1
         source_key = f"strong:special:{k}"
         return (
-            entry_id_for(SPECIAL_USER, source_key), SPECIAL_USER, day.isoformat(), "strength", "strength", "parsed", "active",
-            "; ".join(summaries), json.dumps(data, ensure_ascii=False), "\n".join(texts),
-            "\n".join(dict.fromkeys(terms)), "import", source_key, None, self._created(day),
+            entry_id_for(SPECIAL_USER, source_key),
+            SPECIAL_USER,
+            day.isoformat(),
+            "strength",
+            "strength",
+            "parsed",
+            "active",
+            "; ".join(summaries),
+            json.dumps(data, ensure_ascii=False),
+            "\n".join(texts),
+            "\n".join(dict.fromkeys(terms)),
+            "import",
+            source_key,
+            None,
+            self._created(day),
         )
 
     def rows(self, events: list[tuple[int, int]]) -> Iterator[tuple[Any, ...]]:
@@ -520,8 +603,7 @@ def schema_hash() -> str:
     ).fetchall()
     conn.close()
     norm = [
-        (t, n, " ".join(line.split("--")[0].strip() for line in (sql or "").splitlines()).split())
-        for t, n, sql in rows
+        (t, n, " ".join(line.split("--")[0].strip() for line in (sql or "").splitlines()).split()) for t, n, sql in rows
     ]
     return hashlib.sha256(repr(norm).encode()).hexdigest()[:16]
 
@@ -556,7 +638,10 @@ def build(path: Path, n_entries: int, n_users: int) -> Meta:
     terms = Terms()
     gen = Generator(n_entries, n_users, terms)
     events = gen.schedule()
-    print(f"  schedule: {len(events):,} sessions for {n_users:,} users + 1 in {time.perf_counter() - t0:.1f} s", flush=True)
+    print(
+        f"  schedule: {len(events):,} sessions for {n_users:,} users + 1 in {time.perf_counter() - t0:.1f} s",
+        flush=True,
+    )
 
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA journal_mode=OFF")  # build connection only; WAL again below
@@ -614,9 +699,16 @@ def build(path: Path, n_entries: int, n_users: int) -> Meta:
     seconds = time.perf_counter() - t0
     counts = {u.key: u.count for u in gen.users}
     meta = Meta(
-        entries=n_entries, users=n_users, schema=schema_hash(), total_rows=total, build_seconds=seconds, generate_seconds=gen_time[0],
-        terms_checked=gen.checked, terms_mismatched=len(gen.mismatched),
-        langs={u.key: u.lang for u in gen.users}, counts=counts,
+        entries=n_entries,
+        users=n_users,
+        schema=schema_hash(),
+        total_rows=total,
+        build_seconds=seconds,
+        generate_seconds=gen_time[0],
+        terms_checked=gen.checked,
+        terms_mismatched=len(gen.mismatched),
+        langs={u.key: u.lang for u in gen.users},
+        counts=counts,
     )
     meta_path(path).write_text(json.dumps(meta.__dict__))
     for text, got, want in gen.mismatched[:5]:
@@ -756,7 +848,9 @@ async def measure(path: Path, meta: Meta, n_queries: int) -> dict[str, Any]:
                 lambda r: len(r[1]),
             )
             ladders[
-                "+".join(f"{a.strategy[0]}{a.expansion_tier if a.strategy == 'date_range' else ''}" for a in result.attempts)
+                "+".join(
+                    f"{a.strategy[0]}{a.expansion_tier if a.strategy == 'date_range' else ''}" for a in result.attempts
+                )
             ] += 1
         out["series"][f"retriever_{label}"] = s
         out[f"ladders_{label}"] = ladders
@@ -814,7 +908,9 @@ def inspect(path: Path, meta: Meta, statements: list[str], n_queries: int) -> li
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     for sql in statements:
         short = " ".join(sql.split())
-        short = short[:60] + " … " + short[short.find(" FROM ") : short.find(" FROM ") + 150] if len(short) > 200 else short
+        short = (
+            short[:60] + " … " + short[short.find(" FROM ") : short.find(" FROM ") + 150] if len(short) > 200 else short
+        )
         lines.append(f"  {short}")
         for row in conn.execute("EXPLAIN QUERY PLAN " + sql):
             lines.append(f"      {row[3]}")
@@ -824,13 +920,18 @@ def inspect(path: Path, meta: Meta, statements: list[str], n_queries: int) -> li
     rw.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, entries_fts, row)")
     heavy = max(meta.counts, key=lambda k: meta.counts[k])
     owner = "u" + heavy.encode().hex().lower()
-    docs = dict(rw.execute(
-        "SELECT term, doc FROM temp.v WHERE term IN ('bench', 'press', 'squat', ?, ?)",
-        (owner, "u" + SPECIAL_USER.encode().hex().lower()),
-    ).fetchall())
+    docs = dict(
+        rw.execute(
+            "SELECT term, doc FROM temp.v WHERE term IN ('bench', 'press', 'squat', ?, ?)",
+            (owner, "u" + SPECIAL_USER.encode().hex().lower()),
+        ).fetchall()
+    )
     lines.append(
         "  doclists (documents): bench {:,}, press {:,}, squat {:,}; heaviest user's owner token {:,}; special user {:,}".format(
-            docs.get("bench", 0), docs.get("press", 0), docs.get("squat", 0), docs.get(owner, 0),
+            docs.get("bench", 0),
+            docs.get("press", 0),
+            docs.get("squat", 0),
+            docs.get(owner, 0),
             docs.get("u" + SPECIAL_USER.encode().hex().lower(), 0),
         )
     )
@@ -848,9 +949,13 @@ def inspect(path: Path, meta: Meta, statements: list[str], n_queries: int) -> li
 
     full_sql = next((s for s in statements if "entries_fts MATCH" in s), None)
     variants: dict[str, tuple[str, Callable[[str], tuple[Any, ...]]]] = {
-        "FTS MATCH only (rowids)": ("SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?", lambda u: (match_of(u),)),
+        "FTS MATCH only (rowids)": (
+            "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?",
+            lambda u: (match_of(u),),
+        ),
         "owner token only (rowids)": (
-            "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?", lambda u: (f"owner:u{u.encode().hex().upper()}",)
+            "SELECT rowid FROM entries_fts WHERE entries_fts MATCH ?",
+            lambda u: (f"owner:u{u.encode().hex().upper()}",),
         ),
         "full statement, plain sqlite3": (
             "SELECT e.entry_id, e.user_key, e.occurred_on, e.domain, e.activity_type, e.kind, e.status, e.summary, "
@@ -935,40 +1040,97 @@ def history_rows(rng: random.Random) -> Iterator[tuple[Any, ...]]:
         if k % 6 == 5:
             km = round(rng.uniform(3, 21), 1)
             seconds = int(km * rng.uniform(280, 390))
-            data = {"activity_type": "running", "domain": "running", "exercises": [], "notes": "",
-                    "metrics": [{"name": "distance_km", "value": _fmt(km), "unit": "km"},
-                                {"name": "duration", "value": _clock(seconds), "unit": ""}]}
+            data = {
+                "activity_type": "running",
+                "domain": "running",
+                "exercises": [],
+                "notes": "",
+                "metrics": [
+                    {"name": "distance_km", "value": _fmt(km), "unit": "km"},
+                    {"name": "duration", "value": _clock(seconds), "unit": ""},
+                ],
+            }
             summary, domain = f"running: distance km {km} km, duration {_clock(seconds)}", "running"
         else:
             exercises = []
             for name in HISTORY_DAYS[k % 3]:
                 bodyweight = name == "pull-up"
                 top = None if bodyweight else _round(40 + 80 * progress + rng.uniform(-5, 5), 2.5)
-                sets = [{"set_num": 1, "weight": None if top is None else _round(top * 0.5, 2.5), "reps": 10,
-                         "kind": "warmup"}]
+                sets = [
+                    {
+                        "set_num": 1,
+                        "weight": None if top is None else _round(top * 0.5, 2.5),
+                        "reps": 10,
+                        "kind": "warmup",
+                    }
+                ]
                 sets += [{"set_num": i, "weight": top, "reps": rng.choice((3, 5, 5, 8))} for i in (2, 3, 4)]
                 if top is not None and rng.random() < 0.03:
                     sets.append({"set_num": 5, "weight": top + 5, "reps": 0, "kind": "failure"})
-                exercises.append({"name": name, "sets": len(sets), "weight_unit": None if bodyweight else "kg",
-                                  "set_details": sets})
-            data = {"activity_type": "strength", "domain": "strength", "exercises": exercises, "metrics": [],
-                    "notes": ""}
+                exercises.append(
+                    {"name": name, "sets": len(sets), "weight_unit": None if bodyweight else "kg", "set_details": sets}
+                )
+            data = {
+                "activity_type": "strength",
+                "domain": "strength",
+                "exercises": exercises,
+                "metrics": [],
+                "notes": "",
+            }
             summary, domain = "; ".join(e["name"] for e in exercises), "strength"
         yield (
-            entry_id_for(HISTORY_USER, key), HISTORY_USER, day.isoformat(), domain, domain, "parsed", "active", summary,
-            json.dumps(data), summary, domain, "import", key, None, f"{day.isoformat()}T12:00:00+00:00",
+            entry_id_for(HISTORY_USER, key),
+            HISTORY_USER,
+            day.isoformat(),
+            domain,
+            domain,
+            "parsed",
+            "active",
+            summary,
+            json.dumps(data),
+            summary,
+            domain,
+            "import",
+            key,
+            None,
+            f"{day.isoformat()}T12:00:00+00:00",
         )
     for u in range(200):
         user = f"tg:{800000000 + u}"
         for k in range(50):
             day = TODAY - timedelta(days=rng.randrange(700))
-            data = {"activity_type": "strength", "domain": "strength", "metrics": [], "notes": "",
-                    "exercises": [{"name": "bench press", "sets": 3, "weight_unit": "kg",
-                                   "set_details": [{"set_num": i, "weight": 60.0, "reps": 5} for i in (1, 2, 3)]}]}
+            data = {
+                "activity_type": "strength",
+                "domain": "strength",
+                "metrics": [],
+                "notes": "",
+                "exercises": [
+                    {
+                        "name": "bench press",
+                        "sets": 3,
+                        "weight_unit": "kg",
+                        "set_details": [{"set_num": i, "weight": 60.0, "reps": 5} for i in (1, 2, 3)],
+                    }
+                ],
+            }
             key = f"other:{u}:{k}"
-            yield (entry_id_for(user, key), user, day.isoformat(), "strength", "strength", "parsed", "active",
-                   "bench press", json.dumps(data), "bench", "bench press", "chat", key, None,
-                   f"{day.isoformat()}T12:00:00+00:00")
+            yield (
+                entry_id_for(user, key),
+                user,
+                day.isoformat(),
+                "strength",
+                "strength",
+                "parsed",
+                "active",
+                "bench press",
+                json.dumps(data),
+                "bench",
+                "bench press",
+                "chat",
+                key,
+                None,
+                f"{day.isoformat()}T12:00:00+00:00",
+            )
 
 
 async def measure_history(path: Path, runs: int) -> dict[str, Series]:
@@ -988,13 +1150,17 @@ async def measure_history(path: Path, runs: int) -> dict[str, Series]:
         for text, shape, periods, stated, domains in asked:
             series = out.setdefault(text, Series(f"history_facts: {text}"))
             for _ in range(runs):
-                await timed(series, lambda: history_facts(
-                    history, bouts, HISTORY_USER, text, shape, periods, stated, domains, TODAY))
+                await timed(
+                    series,
+                    lambda: history_facts(history, bouts, HISTORY_USER, text, shape, periods, stated, domains, TODAY),
+                )
         old = out.setdefault("old", Series("before: load every entry + compute_facts"))
         for _ in range(max(5, runs // 20)):
+
             async def old_way() -> list[Any]:
                 entries = await store.between(HISTORY_USER, date.min, date.max, limit=10000)
                 return compute_facts(entries, today=TODAY)
+
             await timed(old, old_way)
     finally:
         await db.close()
@@ -1006,6 +1172,7 @@ def run_history(runs: int) -> tuple[float, float]:
     tmpdir = tempfile.mkdtemp(prefix="almanac-bench-history-")
     path = Path(tmpdir) / "almanac.db"
     try:
+
         async def schema() -> None:
             db = await Database.open(path)
             await db.close()
@@ -1014,13 +1181,16 @@ def run_history(runs: int) -> tuple[float, float]:
         t = time.perf_counter()
         conn = sqlite3.connect(path, isolation_level=None)
         conn.execute("BEGIN")
-        conn.executemany(f"INSERT INTO entries ({_COLUMNS}) VALUES ({', '.join('?' * 15)})",
-                         history_rows(random.Random(SEED)))
+        conn.executemany(
+            f"INSERT INTO entries ({_COLUMNS}) VALUES ({', '.join('?' * 15)})", history_rows(random.Random(SEED))
+        )
         conn.execute("COMMIT")
         sets = conn.execute("SELECT count(*) FROM entry_sets WHERE user_key = ?", (HISTORY_USER,)).fetchone()[0]
         conn.close()
-        print(f"whole-history facts: {HISTORY_USER}, {HISTORY_SESSIONS:,} sessions ({sets:,} sets in entry_sets), "
-              f"+ 200 other people; built in {time.perf_counter() - t:.1f} s")
+        print(
+            f"whole-history facts: {HISTORY_USER}, {HISTORY_SESSIONS:,} sessions ({sets:,} sets in entry_sets), "
+            f"+ 200 other people; built in {time.perf_counter() - t:.1f} s"
+        )
         series = asyncio.run(measure_history(path, runs))
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
@@ -1030,15 +1200,21 @@ def run_history(runs: int) -> tuple[float, float]:
         if key != "old":
             every += s.ms
     p99, before = pct(every, 99), pct(series["old"].ms, 99)
-    print(f"  {'all whole-history questions p99':<50} {p99:7.2f} ms  target <= {TARGET_HISTORY_P99_MS:g} ms  "
-          f"{'PASS' if p99 <= TARGET_HISTORY_P99_MS else 'MISS'}   (before: {before:.1f} ms p99, "
-          f"{pct(series['old'].ms, 50):.1f} ms p50)")
+    print(
+        f"  {'all whole-history questions p99':<50} {p99:7.2f} ms  target <= {TARGET_HISTORY_P99_MS:g} ms  "
+        f"{'PASS' if p99 <= TARGET_HISTORY_P99_MS else 'MISS'}   (before: {before:.1f} ms p99, "
+        f"{pct(series['old'].ms, 50):.1f} ms p50)"
+    )
     return p99, before
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--entries", type=int, default=1_000_000, help="entries across the regular users (default 1,000,000)")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--entries", type=int, default=1_000_000, help="entries across the regular users (default 1,000,000)"
+    )
     ap.add_argument("--users", type=int, default=10_000, help="regular users (default 10,000)")
     ap.add_argument("--queries", type=int, default=1000, help="timed calls per figure (default 1000)")
     ap.add_argument("--db", type=Path, help="database file to build or reuse (kept)")
@@ -1046,7 +1222,9 @@ def main() -> int:
     ap.add_argument("--rebuild", action="store_true", help="build even when a matching file exists")
     ap.add_argument("--cold", action="store_true", help="do not pre-read the file into the OS page cache")
     ap.add_argument("--history-only", action="store_true", help="only the whole-history facts (5,000 sessions, ~1 min)")
-    ap.add_argument("--history-runs", type=int, default=200, help="timed calls per whole-history question (default 200)")
+    ap.add_argument(
+        "--history-runs", type=int, default=200, help="timed calls per whole-history question (default 200)"
+    )
     args = ap.parse_args()
     configure_logging("json", "ERROR", stream=io.StringIO())
     if args.history_only:
@@ -1079,7 +1257,9 @@ def run(args: argparse.Namespace, path: Path, *, kept: bool) -> int:
         if path.exists() and args.db is not None and not meta_path(path).exists():
             print(f"{path} exists and was not built by this script (no {meta_path(path).name}); pass another --db.")
             return 2
-        print(f"building {path}: {args.entries:,} entries, {args.users:,} users + 1 user x {SPECIAL_SESSIONS:,} sessions")
+        print(
+            f"building {path}: {args.entries:,} entries, {args.users:,} users + 1 user x {SPECIAL_SESSIONS:,} sessions"
+        )
         meta = build(path, args.entries, args.users)
         built = True
     else:
@@ -1096,33 +1276,58 @@ def run(args: argparse.Namespace, path: Path, *, kept: bool) -> int:
     counts = sorted(meta.counts.values())
     print()
     print("dataset")
-    print(f"  rows {meta.total_rows:,} (incl. ~{CORRECTION_RATE:.0%} corrections as superseded+correction pairs and "
-          f"{SPECIAL_SESSIONS:,} special-user sessions); users {len(counts):,} + 1")
-    print(f"  entries per user: min {counts[0]}, median {counts[len(counts) // 2]}, p99 {pct(counts, 99)}, max {counts[-1]}; "
-          f"sparse (<= {SPARSE_MAX}) users {out['sparse_users']:,}; languages "
-          + ", ".join(f"{k} {v:,}" for k, v in sorted(Counter(meta.langs.values()).items())))
-    print(f"  terms checked against Vocabulary on {meta.terms_checked:,} sampled rows: {meta.terms_mismatched} mismatches")
-    print(f"  build {meta.build_seconds:.1f} s{' (this run)' if built else ' (earlier run, reused)'}; "
-          f"row generation CPU {meta.generate_seconds:.1f} s in a producer thread")
+    print(
+        f"  rows {meta.total_rows:,} (incl. ~{CORRECTION_RATE:.0%} corrections as superseded+correction pairs and "
+        f"{SPECIAL_SESSIONS:,} special-user sessions); users {len(counts):,} + 1"
+    )
+    print(
+        f"  entries per user: min {counts[0]}, median {counts[len(counts) // 2]}, p99 {pct(counts, 99)}, max {counts[-1]}; "
+        f"sparse (<= {SPARSE_MAX}) users {out['sparse_users']:,}; languages "
+        + ", ".join(f"{k} {v:,}" for k, v in sorted(Counter(meta.langs.values()).items()))
+    )
+    print(
+        f"  terms checked against Vocabulary on {meta.terms_checked:,} sampled rows: {meta.terms_mismatched} mismatches"
+    )
+    print(
+        f"  build {meta.build_seconds:.1f} s{' (this run)' if built else ' (earlier run, reused)'}; "
+        f"row generation CPU {meta.generate_seconds:.1f} s in a producer thread"
+    )
     print(f"  size: {logical / 2**20:,.0f} MiB logical, {raw / 2**20:,.0f} MiB on disk (file + WAL)")
     if parts:
         print("  by object: " + ", ".join(f"{n} {s / 2**20:,.0f}" for n, s in parts[:8]) + " MiB")
-    print(f"  OS page cache: {f'warm (file pre-read in {warm:.1f} s)' if warm is not None else 'not pre-read (--cold)'}")
+    print(
+        f"  OS page cache: {f'warm (file pre-read in {warm:.1f} s)' if warm is not None else 'not pre-read (--cold)'}"
+    )
 
     print()
     print("latency through EntryStore / Retriever (aiosqlite, one connection), ms")
-    for key in ("between7", "between30", "search", "search_ko", "search3", "search_heavy", "retriever_sparse", "retriever_random"):
+    for key in (
+        "between7",
+        "between30",
+        "search",
+        "search_ko",
+        "search3",
+        "search_heavy",
+        "retriever_sparse",
+        "retriever_random",
+    ):
         print(ser[key].line())
     found_ko, total_ko = out["korean_hits"]
-    print(f"  Korean-only users: {found_ko:,} of {total_ko:,} results are Korean-written entries found by 'bench press'")
+    print(
+        f"  Korean-only users: {found_ko:,} of {total_ko:,} results are Korean-written entries found by 'bench press'"
+    )
     variants, total = out["variants"]
-    print(f"  random users: {variants:,} of {total:,} 'bench press' results are other exercises whose term contains the phrase "
-          "(here: incline bench press)")
+    print(
+        f"  random users: {variants:,} of {total:,} 'bench press' results are other exercises whose term contains the phrase "
+        "(here: incline bench press)"
+    )
     print(f"  Retriever instruction: {out['instructions']}, min_days=2, today={TODAY}")
     for label in ("sparse", "random"):
         ladders = out[f"ladders_{label}"]
-        print(f"  attempts ({label}; d<tier>=date_range, k=keyword fallback): "
-              + ", ".join(f"{k} {v}" for k, v in ladders.most_common(6)))
+        print(
+            f"  attempts ({label}; d<tier>=date_range, k=keyword fallback): "
+            + ", ".join(f"{k} {v}" for k, v in ladders.most_common(6))
+        )
 
     print()
     print(f"facts: {SPECIAL_USER}, {out['special_entries']:,} entries, {out['special_sets']:,} sets")
@@ -1155,9 +1360,13 @@ def run(args: argparse.Namespace, path: Path, *, kept: bool) -> int:
     print(f"  {'load + compute_facts p50':<38} {load_p50 + facts_p50:8.2f} ms  (reported)")
     print(f"  {'whole history before (load + facts) p99':<38} {history_before:8.2f} ms  (reported)")
     print(f"  {'Retriever.run sparse p99':<38} {pct(ser['retriever_sparse'].ms, 99):8.2f} ms  (reported)")
-    print(f"  build {meta.build_seconds:.1f} s, total runtime {runtime:.1f} s, DB {logical / 2**20:,.0f} MiB, {os.cpu_count()} cores")
-    print("  load average (1/5/15 min) at start {:.2f}/{:.2f}/{:.2f}, at end {:.2f}/{:.2f}/{:.2f}: above ~0.5 other processes "
-          "share the cores and tails (p99, max) grow".format(*load_start, *os.getloadavg()))
+    print(
+        f"  build {meta.build_seconds:.1f} s, total runtime {runtime:.1f} s, DB {logical / 2**20:,.0f} MiB, {os.cpu_count()} cores"
+    )
+    print(
+        "  load average (1/5/15 min) at start {:.2f}/{:.2f}/{:.2f}, at end {:.2f}/{:.2f}/{:.2f}: above ~0.5 other processes "
+        "share the cores and tails (p99, max) grow".format(*load_start, *os.getloadavg())
+    )
 
     if kept:
         print(f"  kept {path}")

@@ -86,8 +86,9 @@ async def deliver(sender: SignedSender, body: dict[str, object]) -> int:
         await asyncio.sleep(0.2)
 
 
-async def stream(bot: SlackBot, rng: random.Random, threads: int, messages: int, kills: int,
-                 figures: Figures) -> dict[int, list[int]]:
+async def stream(
+    bot: SlackBot, rng: random.Random, threads: int, messages: int, kills: int, figures: Figures
+) -> dict[int, list[int]]:
     """Send the posts, killing at random points; thread → the weights it sent, in order."""
     sent: dict[int, list[int]] = {t: [] for t in range(threads)}
     order = [rng.randrange(threads) for _ in range(messages)]
@@ -176,20 +177,26 @@ def main() -> int:
     p.add_argument("--model-ms", type=float, default=30.0, help="time each model call takes")
     args = p.parse_args()
     print(f"{args.seeds} seeds x {args.messages} posts in {args.threads} threads x {args.kills} kills (SIGKILL)")
-    print(f"{'seed':>4} {'kills':>5} {'lost':>5} {'unanswered':>10} {'duplicated':>10} {'out-of-order':>12} "
-          f"{'repeated':>8} {'left over':>9} {'retried':>7} {'time':>7}")
+    print(
+        f"{'seed':>4} {'kills':>5} {'lost':>5} {'unanswered':>10} {'duplicated':>10} {'out-of-order':>12} "
+        f"{'repeated':>8} {'left over':>9} {'retried':>7} {'time':>7}"
+    )
     total = Figures()
     for seed in range(args.first_seed, args.first_seed + args.seeds):
         f, kills, took = run_seed(seed, args)
-        print(f"{seed:>4} {kills:>5} {f.lost:>5} {f.unanswered:>10} {f.duplicated:>10} {f.out_of_order:>12} "
-              f"{f.repeated:>8} {f.left_over:>9} {f.retries:>7} {took:>6.1f}s")
+        print(
+            f"{seed:>4} {kills:>5} {f.lost:>5} {f.unanswered:>10} {f.duplicated:>10} {f.out_of_order:>12} "
+            f"{f.repeated:>8} {f.left_over:>9} {f.retries:>7} {took:>6.1f}s"
+        )
         for line in f.details[:10]:
             print("       " + line)
         for name in ("sent", "lost", "unanswered", "duplicated", "out_of_order", "repeated", "left_over", "retries"):
             setattr(total, name, getattr(total, name) + getattr(f, name))
-    print(f"total: {total.sent} posts — lost {total.lost}, stored-but-unanswered {total.unanswered}, "
-          f"duplicated {total.duplicated}, out of order {total.out_of_order}, left over {total.left_over} "
-          f"(repeated replies {total.repeated}, posts sent again after no ack {total.retries})")
+    print(
+        f"total: {total.sent} posts — lost {total.lost}, stored-but-unanswered {total.unanswered}, "
+        f"duplicated {total.duplicated}, out of order {total.out_of_order}, left over {total.left_over} "
+        f"(repeated replies {total.repeated}, posts sent again after no ack {total.retries})"
+    )
     return 0 if total.ok() else 1
 
 

@@ -167,13 +167,24 @@ def _sender(conn: Connection, replies: Connection) -> None:
             top = f"{1_800_000_000 + t}.000000"
             for i in range(messages):
                 ts = top if i == 0 else f"{1_800_000_000 + t}.{i:06d}"
-                event = {"type": "app_mention" if i == 0 else "message", "channel": "C0LOAD", "user": f"U{t:05d}",
-                         "text": (f"<@{BOT_USER}> " if i == 0 else "") + f"bench {BASE_WEIGHT + i}kg 10x5",
-                         "ts": ts, "team": TEAM, "channel_type": "channel"}
+                event = {
+                    "type": "app_mention" if i == 0 else "message",
+                    "channel": "C0LOAD",
+                    "user": f"U{t:05d}",
+                    "text": (f"<@{BOT_USER}> " if i == 0 else "") + f"bench {BASE_WEIGHT + i}kg 10x5",
+                    "ts": ts,
+                    "team": TEAM,
+                    "channel_type": "channel",
+                }
                 if i:
                     event["thread_ts"] = top
-                envelope = {"team_id": TEAM, "type": "event_callback", "event": event,
-                            "event_id": f"Ev{t:05d}{i:02d}", "event_time": int(time.time())}
+                envelope = {
+                    "team_id": TEAM,
+                    "type": "event_callback",
+                    "event": event,
+                    "event_id": f"Ev{t:05d}{i:02d}",
+                    "event_time": int(time.time()),
+                }
                 started = time.monotonic()
                 reply = await sender.event(envelope)
                 acks.append((time.monotonic() - started) * 1000)
@@ -189,8 +200,14 @@ def _sender(conn: Connection, replies: Connection) -> None:
         t0 = time.monotonic()
         await asyncio.gather(*(thread(t) for t in range(first, first + threads)))
         await sender.close()
-        return {"t0": t0, "acks": acks, "first_acks": first_acks,
-                "later_acks": later_acks, "turnaround": turnaround, "failed": failed}
+        return {
+            "t0": t0,
+            "acks": acks,
+            "first_acks": first_acks,
+            "later_acks": later_acks,
+            "turnaround": turnaround,
+            "failed": failed,
+        }
 
     conn.send(None)
     while True:
@@ -217,8 +234,10 @@ class Outside:
         replies_in, replies_out = ctx.Pipe(duplex=False)
         self._fakes, fakes_end = ctx.Pipe()
         self._sender, sender_end = ctx.Pipe()
-        self._procs = [ctx.Process(target=_fakes, args=(fakes_end, model_ms, replies_out), daemon=True),
-                       ctx.Process(target=_sender, args=(sender_end, replies_in), daemon=True)]
+        self._procs = [
+            ctx.Process(target=_fakes, args=(fakes_end, model_ms, replies_out), daemon=True),
+            ctx.Process(target=_sender, args=(sender_end, replies_in), daemon=True),
+        ]
         for proc in self._procs:
             proc.start()
         self.model_url, self.api_url = self._fakes.recv()
@@ -246,7 +265,9 @@ class Outside:
 # --------------------------------------------------------------------------- runs
 
 
-async def engine_alone(engine: Any, threads: int, messages: int, first: int = 0) -> tuple[float, float, dict[str, float]]:
+async def engine_alone(
+    engine: Any, threads: int, messages: int, first: int = 0
+) -> tuple[float, float, dict[str, float]]:
     """The same load straight into ``engine.handle``: each thread's turns in sequence, threads in parallel.
 
     ``first``: the number of the first thread (each round of ``--rounds`` talks in new conversations).
@@ -255,8 +276,14 @@ async def engine_alone(engine: Any, threads: int, messages: int, first: int = 0)
     async def thread(t: int) -> None:
         for i in range(messages):
             key = f"slack:T0ALMANAC:C0ALONE:{t}.0:U{t:05d}"
-            await engine.handle(Message(conversation=key, user=f"slack:T0ALMANAC:U{t:05d}",
-                                        text=f"bench {BASE_WEIGHT + i}kg 10x5", message_id=f"{t}.{i}"))
+            await engine.handle(
+                Message(
+                    conversation=key,
+                    user=f"slack:T0ALMANAC:U{t:05d}",
+                    text=f"bench {BASE_WEIGHT + i}kg 10x5",
+                    message_id=f"{t}.{i}",
+                )
+            )
 
     started, cpu, before = time.monotonic(), time.process_time(), thread_cpu()
     await asyncio.gather(*(thread(t) for t in range(first, first + threads)))
@@ -264,21 +291,36 @@ async def engine_alone(engine: Any, threads: int, messages: int, first: int = 0)
     return time.monotonic() - started, time.process_time() - cpu, by_thread
 
 
-async def through_slack(engine: Any, outside: Outside, data: Path, threads: int, messages: int,
-                        first: int, timeout: float, burst: bool, log_level: str = "WARNING") -> dict[str, Any]:
+async def through_slack(
+    engine: Any,
+    outside: Outside,
+    data: Path,
+    threads: int,
+    messages: int,
+    first: int,
+    timeout: float,
+    burst: bool,
+    log_level: str = "WARNING",
+) -> dict[str, Any]:
     """The load as signed events into the app in HTTP mode; returns the sender's figures and the replies."""
     from adapters.slack.worker.app import EVENTS_PATH, Http, running
     from tests.fakes.slack_api import TOKEN
 
     http = Http(signing_secret=SECRET, host="127.0.0.1", port=0)
-    async with running(engine, token=TOKEN, base_url=outside.api_url, data_dir=data, http=http,
-                       log_format="console", log_level=log_level) as app:
+    async with running(
+        engine,
+        token=TOKEN,
+        base_url=outside.api_url,
+        data_dir=data,
+        http=http,
+        log_format="console",
+        log_level=log_level,
+    ) as app:
         before = len(await outside.ask("replies"))
         calls_before = await outside.ask("calls")
         cpu_bot, cpu_fakes, threads_before = time.process_time(), await outside.ask("cpu"), thread_cpu()
         cpu_gateway = process_cpu(app.gateway.pid)
-        sent = await outside.ask("load", f"http://127.0.0.1:{app.port}{EVENTS_PATH}", threads, messages, first,
-                                 burst)
+        sent = await outside.ask("load", f"http://127.0.0.1:{app.port}{EVENTS_PATH}", threads, messages, first, burst)
         await asyncio.wait_for(app.adapter.drain(), timeout)
         sent["cpu_bot"] = time.process_time() - cpu_bot
         sent["cpu_gateway"] = process_cpu(app.gateway.pid) - cpu_gateway
@@ -318,8 +360,10 @@ async def control(engine: Any, threads: int, messages: int, rounds: int, duty: f
         stop.set()
         for proc in burners:
             proc.join(timeout=10)
-        print(f"  control {r // 2 + 1}{' with background load' if r % 2 else ''}: {wall:6.2f} s, "
-              f"main thread {by_thread.get('MainThread', 0.0):.1f} s")
+        print(
+            f"  control {r // 2 + 1}{' with background load' if r % 2 else ''}: {wall:6.2f} s, "
+            f"main thread {by_thread.get('MainThread', 0.0):.1f} s"
+        )
         if r % 2:
             loaded += wall
         else:
@@ -357,8 +401,15 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def report(label: str, alone_run: tuple[float, float, dict[str, float]], run: dict[str, Any], threads: int, messages: int, first: int,
-           target: bool) -> tuple[bool, float, float, float]:
+def report(
+    label: str,
+    alone_run: tuple[float, float, dict[str, float]],
+    run: dict[str, Any],
+    threads: int,
+    messages: int,
+    first: int,
+    target: bool,
+) -> tuple[bool, float, float, float]:
     """Print one run's figures; (no reply lost, duplicated or out of order, throughput ratio, ack p99, wall)."""
     alone, alone_cpu, alone_threads = alone_run
     by_thread: dict[str, list[int]] = defaultdict(list)
@@ -383,24 +434,34 @@ def report(label: str, alone_run: tuple[float, float, dict[str, float]], run: di
     print(f"  engine alone (no Slack)  {alone:6.2f} s  {turns / alone:6.1f} turns/s   CPU: bot {alone_cpu:5.1f} s")
     if alone_threads:
         print("    by thread: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(alone_threads.items()) if v >= 0.05))
-    print(f"  through Slack            {wall:6.2f} s  {turns / wall:6.1f} turns/s   "
-          f"CPU: bot {run['cpu_bot']:5.1f} s + gateway {run['cpu_gateway']:4.1f} s, Slack side {run['cpu_fakes']:4.1f} s")
+    print(
+        f"  through Slack            {wall:6.2f} s  {turns / wall:6.1f} turns/s   "
+        f"CPU: bot {run['cpu_bot']:5.1f} s + gateway {run['cpu_gateway']:4.1f} s, Slack side {run['cpu_fakes']:4.1f} s"
+    )
     verdict = lambda ok: ("ok" if ok else "MISSED") if target else "shown, not judged"  # noqa: E731
     if run.get("threads"):
         print("    by thread: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(run["threads"].items()) if v >= 0.05))
-    print(f"  throughput ratio to the engine alone: {ratio:.2f}  (target >= {TARGET_RATIO}: "
-          f"{verdict(ratio >= TARGET_RATIO)})")
-    print(f"  ack latency: p50 {pct(acks, 0.5):6.1f} ms   p99 {p99:6.1f} ms   max {max(acks):6.1f} ms  "
-          f"(target p99 <= {TARGET_ACK_P99_MS:g} ms: {verdict(p99 <= TARGET_ACK_P99_MS)}); non-200: {run['failed']}")
+    print(
+        f"  throughput ratio to the engine alone: {ratio:.2f}  (target >= {TARGET_RATIO}: "
+        f"{verdict(ratio >= TARGET_RATIO)})"
+    )
+    print(
+        f"  ack latency: p50 {pct(acks, 0.5):6.1f} ms   p99 {p99:6.1f} ms   max {max(acks):6.1f} ms  "
+        f"(target p99 <= {TARGET_ACK_P99_MS:g} ms: {verdict(p99 <= TARGET_ACK_P99_MS)}); non-200: {run['failed']}"
+    )
     first, later = run.get("first_acks") or [], run.get("later_acks") or []
     if first:
-        print(f"    of which sent in the first second ({len(first)}; every thread starts then): p99 {pct(first, 0.99):6.1f} ms;"
-              f" the other {len(later)}: p99 {pct(later, 0.99):6.1f} ms   max {max(later, default=0.0):6.1f} ms")
+        print(
+            f"    of which sent in the first second ({len(first)}; every thread starts then): p99 {pct(first, 0.99):6.1f} ms;"
+            f" the other {len(later)}: p99 {pct(later, 0.99):6.1f} ms   max {max(later, default=0.0):6.1f} ms"
+        )
     if run["turnaround"]:
         t = run["turnaround"]
         print(f"  reply time (post to reply, model included): p50 {pct(t, 0.5):6.1f} ms   p99 {pct(t, 0.99):6.1f} ms")
-    print(f"  replies: {turns} expected; lost {lost}, duplicated {dup}, out of order {disorder}  "
-          f"{'ok' if clean else 'FAILED'}")
+    print(
+        f"  replies: {turns} expected; lost {lost}, duplicated {dup}, out of order {disorder}  "
+        f"{'ok' if clean else 'FAILED'}"
+    )
     print("  Web API calls: " + ", ".join(f"{m} {n}" for m, n in sorted(run["calls"].items()) if n))
     return clean, ratio, p99, wall
 
@@ -408,8 +469,10 @@ def report(label: str, alone_run: tuple[float, float, dict[str, float]], run: di
 async def main_async(args: argparse.Namespace) -> int:
     configure_logging("console", "WARNING", stream=sys.stderr if args.log else io.StringIO())
     load = os.getloadavg()[0]
-    print(f"Slack load: {args.threads} threads x {args.messages} messages, model {args.model_ms:g} ms per call, "
-          f"2 calls per turn, HTTP mode")
+    print(
+        f"Slack load: {args.threads} threads x {args.messages} messages, model {args.model_ms:g} ms per call, "
+        f"2 calls per turn, HTTP mode"
+    )
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {load:.2f} before the run")
     outside = Outside(args.model_ms)
     ok = True
@@ -417,10 +480,25 @@ async def main_async(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             if args.engine in ("stand-in", "both"):
                 alone = await engine_alone(StandIn(outside.model_url), args.threads, args.messages)
-                run = await through_slack(StandIn(outside.model_url), outside, Path(tmp) / "standin",
-                                          args.threads, args.messages, 0, args.timeout, args.burst)
-                ok &= report("stand-in engine: two model calls per turn, nothing else", alone, run,
-                             args.threads, args.messages, 0, target=False)[0]
+                run = await through_slack(
+                    StandIn(outside.model_url),
+                    outside,
+                    Path(tmp) / "standin",
+                    args.threads,
+                    args.messages,
+                    0,
+                    args.timeout,
+                    args.burst,
+                )
+                ok &= report(
+                    "stand-in engine: two model calls per turn, nothing else",
+                    alone,
+                    run,
+                    args.threads,
+                    args.messages,
+                    0,
+                    target=False,
+                )[0]
             if args.engine in ("real", "both"):
                 llm = LLMConfig(host=outside.model_url, timeout_s=60, max_concurrency=256)
                 config = EngineConfig(data_dir=Path(tmp) / "real", llm=llm)
@@ -431,29 +509,51 @@ async def main_async(args: argparse.Namespace) -> int:
                     for r in range(args.rounds):
                         first = 10_000 + r * args.threads
                         alone = await engine_alone(engine, args.threads, args.messages, r * args.threads)
-                        run = await through_slack(engine, outside, Path(tmp) / "real", args.threads, args.messages,
-                                                  first, args.timeout, args.burst)
+                        run = await through_slack(
+                            engine,
+                            outside,
+                            Path(tmp) / "real",
+                            args.threads,
+                            args.messages,
+                            first,
+                            args.timeout,
+                            args.burst,
+                        )
                         rounds.append((alone, run, first))
-                    neighbour = (await control(engine, args.threads, args.messages, args.rounds, args.control)
-                                 if args.control else None)
+                    neighbour = (
+                        await control(engine, args.threads, args.messages, args.rounds, args.control)
+                        if args.control
+                        else None
+                    )
                 results = [
-                    report(f"real engine (SQLite){f', round {n + 1}' if args.rounds > 1 else ''}", alone, run,
-                           args.threads, args.messages, first, target=True)
+                    report(
+                        f"real engine (SQLite){f', round {n + 1}' if args.rounds > 1 else ''}",
+                        alone,
+                        run,
+                        args.threads,
+                        args.messages,
+                        first,
+                        target=True,
+                    )
                     for n, (alone, run, first) in enumerate(rounds)
                 ]
                 ratios = sorted(ratio for _, ratio, _, _ in results)
                 median, worst_p99 = ratios[(len(ratios) - 1) // 2], max(p99 for _, _, p99, _ in results)
                 if args.rounds > 1:
-                    print(f"\n[real engine, {args.rounds} rounds] throughput ratio per round "
-                          f"{', '.join(f'{r:.2f}' for r in ratios)}: median {median:.2f} (target >= {TARGET_RATIO}); "
-                          f"ack p99 at most {worst_p99:.1f} ms (target <= {TARGET_ACK_P99_MS:g})")
+                    print(
+                        f"\n[real engine, {args.rounds} rounds] throughput ratio per round "
+                        f"{', '.join(f'{r:.2f}' for r in ratios)}: median {median:.2f} (target >= {TARGET_RATIO}); "
+                        f"ack p99 at most {worst_p99:.1f} ms (target <= {TARGET_ACK_P99_MS:g})"
+                    )
                 ok &= all(clean for clean, _, _, _ in results) and median >= TARGET_RATIO
                 ok &= worst_p99 <= TARGET_ACK_P99_MS
                 pooled = sum(alone[0] for alone, _, _ in rounds) / sum(wall for _, _, _, wall in results)
                 print(f"[real engine] pooled ratio (all engine-alone time / all through-Slack time): {pooled:.2f}")
                 if neighbour is not None:
-                    print(f"[control] the engine alone without / with two processes at {args.control:g} of a core "
-                          f"each, pooled: {neighbour:.2f} (no Slack in it: how far the machine moves a ratio)")
+                    print(
+                        f"[control] the engine alone without / with two processes at {args.control:g} of a core "
+                        f"each, pooled: {neighbour:.2f} (no Slack in it: how far the machine moves a ratio)"
+                    )
     finally:
         outside.close()
     return 0 if ok else 1
@@ -466,14 +566,26 @@ def main() -> None:
     p.add_argument("--model-ms", type=float, default=100.0)
     p.add_argument("--engine", choices=["stand-in", "real", "both"], default="both")
     p.add_argument("--timeout", type=float, default=600.0)
-    p.add_argument("--rounds", type=int, default=1,
-                   help="real engine: alternate alone / through Slack this many times and judge the median ratio")
-    p.add_argument("--control", type=float, default=0.0, metavar="SHARE",
-                   help="real engine: also run the engine alone without and with two background processes "
-                        "each keeping SHARE of a core busy (0.13 is about the gateway's and Slack's side's)")
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="real engine: alternate alone / through Slack this many times and judge the median ratio",
+    )
+    p.add_argument(
+        "--control",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="real engine: also run the engine alone without and with two background processes "
+        "each keeping SHARE of a core busy (0.13 is about the gateway's and Slack's side's)",
+    )
     p.add_argument("--log", action="store_true", help="show the bot's warnings and errors on stderr")
-    p.add_argument("--burst", action="store_true",
-                   help="send each thread's next message on the ack, not on the reply (all 1,000 within seconds)")
+    p.add_argument(
+        "--burst",
+        action="store_true",
+        help="send each thread's next message on the ack, not on the reply (all 1,000 within seconds)",
+    )
     args = p.parse_args()
     if args.control and not 0 < args.control < 1:
         p.error("--control is a share of one core, between 0 and 1 (e.g. 0.13)")

@@ -100,7 +100,9 @@ def ingested(log: Path, before: int) -> bool:
         return False
 
 
-def start(root: Path, env: dict[str, str], data_dir: Path, *, settle_s: float, importtime: bool = False) -> tuple[Start, str]:
+def start(
+    root: Path, env: dict[str, str], data_dir: Path, *, settle_s: float, importtime: bool = False
+) -> tuple[Start, str]:
     """One start: time to the prompt, memory then and once the ingest is done; ``/quit``.
 
     With ``importtime``, also what ``-X importtime`` printed before the prompt.
@@ -109,8 +111,14 @@ def start(root: Path, env: dict[str, str], data_dir: Path, *, settle_s: float, i
     log_before = log.stat().st_size if log.exists() else 0
     args = [sys.executable, *(["-X", "importtime"] if importtime else []), "-m", "bot", "console", "--name", "bench"]
     started = time.perf_counter()
-    proc = subprocess.Popen(args, cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE if importtime else subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        args,
+        cwd=root,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE if importtime else subprocess.DEVNULL,
+    )
     # -X importtime writes hundreds of KB to stderr: read it all along, or the child blocks on a full pipe.
     errors: list[bytes] = []
     reader = threading.Thread(target=_collect, args=(proc, errors), daemon=True) if importtime else None
@@ -173,21 +181,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         for i in range(args.runs):
             run, _ = start(args.root, env, data_dir, settle_s=args.settle)
             runs.append(run)
-            print(f"  start {i + 1}: prompt after {run.to_prompt_s:.2f} s, RSS {run.rss_at_prompt_kb / 1024:.1f} MB "
-                  f"(settled {run.rss_settled_kb / 1024:.1f} MB)", flush=True)
+            print(
+                f"  start {i + 1}: prompt after {run.to_prompt_s:.2f} s, RSS {run.rss_at_prompt_kb / 1024:.1f} MB "
+                f"(settled {run.rss_settled_kb / 1024:.1f} MB)",
+                flush=True,
+            )
         _, importtime = start(args.root, env, data_dir, settle_s=args.settle, importtime=True)
     watched = imported_before_prompt(importtime)
     print()
     print("=" * 100)
-    print(f"startup ({os.cpu_count() or 0} cores, Python {sys.version.split()[0]}; {args.root}; "
-          f"load average {os.getloadavg()[0]:.2f})")
+    print(
+        f"startup ({os.cpu_count() or 0} cores, Python {sys.version.split()[0]}; {args.root}; "
+        f"load average {os.getloadavg()[0]:.2f})"
+    )
     print(f"first start:  prompt after {first.to_prompt_s:.2f} s, RSS at prompt {first.rss_at_prompt_kb / 1024:.1f} MB")
-    print(f"restart:      prompt after p50 {statistics.median(r.to_prompt_s for r in runs):.2f} s "
-          f"(min {min(r.to_prompt_s for r in runs):.2f}), RSS at prompt p50 "
-          f"{statistics.median(r.rss_at_prompt_kb for r in runs) / 1024:.1f} MB, after the start-up ingest p50 "
-          f"{statistics.median(r.rss_settled_kb for r in runs) / 1024:.1f} MB")
-    print("imported before the prompt: " + (", ".join(f"{k} ({v:.0f} ms)" for k, v in sorted(watched.items()))
-                                            or "none of " + ", ".join(WATCHED)))
+    print(
+        f"restart:      prompt after p50 {statistics.median(r.to_prompt_s for r in runs):.2f} s "
+        f"(min {min(r.to_prompt_s for r in runs):.2f}), RSS at prompt p50 "
+        f"{statistics.median(r.rss_at_prompt_kb for r in runs) / 1024:.1f} MB, after the start-up ingest p50 "
+        f"{statistics.median(r.rss_settled_kb for r in runs) / 1024:.1f} MB"
+    )
+    print(
+        "imported before the prompt: "
+        + (", ".join(f"{k} ({v:.0f} ms)" for k, v in sorted(watched.items())) or "none of " + ", ".join(WATCHED))
+    )
     print("=" * 100)
     return 0
 

@@ -99,9 +99,9 @@ _WEIGHT = re.compile(r"bench (\d+)kg")
 
 def _fakes(conn: Connection, model_ms: float) -> None:
     """Serve the fake Bot API and the fake model; obey commands from the parent."""
-    from tests.helpers import scripts
     from tests.fakes.ollama_server import FakeOllama
     from tests.fakes.telegram_api import FakeTelegram
+    from tests.helpers import scripts
 
     def parse(body: dict[str, Any]) -> dict[str, Any]:
         users = [m["content"] for m in body["messages"] if m.get("role") == "user"]
@@ -222,10 +222,17 @@ class StandIn:
             schema = {"title": title, "type": "object"}
             prompt = f"Message:\n{turn.text}"
             client = self._clients[hash(turn.conversation) % len(self._clients)]
-            await client.chat(model="qwen2.5:7b-instruct", messages=[{"role": "user", "content": prompt}], format=schema)
+            await client.chat(
+                model="qwen2.5:7b-instruct", messages=[{"role": "user", "content": prompt}], format=schema
+            )
         self._n += 1
         weight = int(_WEIGHT.findall(turn.text)[-1])
-        entry = LoggedEntry(entry_id=str(self._n), on=date.today(), domain="strength", summary=f"bench press {weight} kg × 10 reps × 5 sets")
+        entry = LoggedEntry(
+            entry_id=str(self._n),
+            on=date.today(),
+            domain="strength",
+            summary=f"bench press {weight} kg × 10 reps × 5 sets",
+        )
         return [Logged(entries=[entry])]
 
     async def pending(self, conversation: str, user: str) -> Ask | ApprovalRequest | None:
@@ -271,7 +278,9 @@ async def engine_alone(engine: Any, outside: Outside, chats: int, messages: int)
     return Result(wall, timed.spans, cpu_bot=cpu_bot, cpu_fakes=await outside.ask_async("cpu") - cpu_fakes)
 
 
-async def through_telegram(engine: Any, outside: Outside, chats: int, messages: int, timeout: float, base: int) -> Result:
+async def through_telegram(
+    engine: Any, outside: Outside, chats: int, messages: int, timeout: float, base: int
+) -> Result:
     """The load as Telegram updates: getUpdates → adapter → engine → sendMessage.
 
     Chats are numbered from ``base + 1`` so that runs sharing the fake do not mix.
@@ -370,20 +379,32 @@ def report(result: Result, alone: Result, chats: int, messages: int, ideal: floa
     clean = not (c.lost or c.duplicated or c.out_of_order)
     ratio = alone.wall / result.wall
     for label, r in (("engine alone (no Telegram)", alone), ("through Telegram", result)):
-        print(f"  {label:27} {r.wall:6.2f} s  {turns / r.wall:6.1f} turns/s   CPU: bot {r.cpu_bot:5.1f} s, fakes {r.cpu_fakes:4.1f} s")
+        print(
+            f"  {label:27} {r.wall:6.2f} s  {turns / r.wall:6.1f} turns/s   CPU: bot {r.cpu_bot:5.1f} s, fakes {r.cpu_fakes:4.1f} s"
+        )
     verdict = ("ok" if ratio >= TARGET_RATIO else "MISSED") if target else "not a target, see the docstring"
-    print(f"  throughput ratio: to the ideal {ideal / result.wall:.2f} (engine alone: {ideal / alone.wall:.2f});"
-          f" to the engine alone {ratio:.2f}  (target >= {TARGET_RATIO}: {verdict})")
+    print(
+        f"  throughput ratio: to the ideal {ideal / result.wall:.2f} (engine alone: {ideal / alone.wall:.2f});"
+        f" to the engine alone {ratio:.2f}  (target >= {TARGET_RATIO}: {verdict})"
+    )
     inside = [(s.ended - s.started) * 1000 for s in result.spans]
     inside_alone = [(s.ended - s.started) * 1000 for s in alone.spans]
-    print(f"  time in engine.handle per turn: p50 {pct(inside, .5):7.1f} ms   p99 {pct(inside, .99):7.1f} ms"
-          f"   (alone: p50 {pct(inside_alone, .5):.1f} ms, p99 {pct(inside_alone, .99):.1f} ms)")
-    print(f"  added latency per turn:         p50 {pct(c.added_ms, .5):7.1f} ms   p99 {pct(c.added_ms, .99):7.1f} ms"
-          f"   max {max(c.added_ms, default=float('nan')):.1f} ms")
-    print(f"    before engine.handle:         p50 {pct(c.before_ms, .5):7.1f} ms   p99 {pct(c.before_ms, .99):7.1f} ms"
-          f";  after it: p50 {pct(c.after_ms, .5):.1f} ms, p99 {pct(c.after_ms, .99):.1f} ms")
-    print(f"  replies: {turns} expected, {len(c_replies(result))} received; lost {c.lost}, duplicated {c.duplicated},"
-          f" out of order {c.out_of_order}  {'ok' if clean else 'FAILED'}")
+    print(
+        f"  time in engine.handle per turn: p50 {pct(inside, 0.5):7.1f} ms   p99 {pct(inside, 0.99):7.1f} ms"
+        f"   (alone: p50 {pct(inside_alone, 0.5):.1f} ms, p99 {pct(inside_alone, 0.99):.1f} ms)"
+    )
+    print(
+        f"  added latency per turn:         p50 {pct(c.added_ms, 0.5):7.1f} ms   p99 {pct(c.added_ms, 0.99):7.1f} ms"
+        f"   max {max(c.added_ms, default=float('nan')):.1f} ms"
+    )
+    print(
+        f"    before engine.handle:         p50 {pct(c.before_ms, 0.5):7.1f} ms   p99 {pct(c.before_ms, 0.99):7.1f} ms"
+        f";  after it: p50 {pct(c.after_ms, 0.5):.1f} ms, p99 {pct(c.after_ms, 0.99):.1f} ms"
+    )
+    print(
+        f"  replies: {turns} expected, {len(c_replies(result))} received; lost {c.lost}, duplicated {c.duplicated},"
+        f" out of order {c.out_of_order}  {'ok' if clean else 'FAILED'}"
+    )
     handed = sorted(result.delivered[u] for u in result.ids)
     t0 = result.t0
     print(f"  getUpdates handed out the updates between +{handed[0] - t0:.2f} s and +{handed[-1] - t0:.2f} s")
@@ -400,10 +421,14 @@ async def main_async(args: argparse.Namespace) -> int:
     configure_logging("console", "WARNING", stream=io.StringIO())
     load = os.getloadavg()[0]
     ideal = args.messages * CALLS_PER_TURN * args.model_ms / 1000
-    print(f"Telegram load: {args.chats} chats x {args.messages} messages, model {args.model_ms:g} ms per call, "
-          f"{CALLS_PER_TURN} calls per turn")
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {load:.2f} before the run"
-          + ("  (busy: figures inflated)" if load >= 0.75 * (os.cpu_count() or 1) else ""))
+    print(
+        f"Telegram load: {args.chats} chats x {args.messages} messages, model {args.model_ms:g} ms per call, "
+        f"{CALLS_PER_TURN} calls per turn"
+    )
+    print(
+        f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {load:.2f} before the run"
+        + ("  (busy: figures inflated)" if load >= 0.75 * (os.cpu_count() or 1) else "")
+    )
     print(f"ideal (chats in parallel, turns in sequence, model time only): {ideal:.2f} s")
     outside = Outside(args.model_ms)
     ok = True
@@ -411,7 +436,9 @@ async def main_async(args: argparse.Namespace) -> int:
         if args.engine in ("stand-in", "both"):
             print("\n[stand-in engine: two model calls per turn, nothing else]")
             alone = await engine_alone(StandIn(outside.model_url), outside, args.chats, args.messages)
-            result = await through_telegram(StandIn(outside.model_url), outside, args.chats, args.messages, args.timeout, 0)
+            result = await through_telegram(
+                StandIn(outside.model_url), outside, args.chats, args.messages, args.timeout, 0
+            )
             ok &= report(result, alone, args.chats, args.messages, ideal, target=False)
         if args.engine in ("real", "both"):
             print("\n[real engine: Engine.open on a temporary DATA_DIR, SQLite]")

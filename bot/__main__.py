@@ -28,7 +28,9 @@ def _parser() -> argparse.ArgumentParser:
     add_data_commands(sub)  # import, export
     add_vocab_commands(sub)  # vocab unknown, search
     add_knowledge_commands(sub)  # ingest, retrieve
-    sub.add_parser("doctor", help="check Ollama and the configured models, one line each with its fix (exit 1: a check failed)")
+    sub.add_parser(
+        "doctor", help="check Ollama and the configured models, one line each with its fix (exit 1: a check failed)"
+    )
     return p
 
 

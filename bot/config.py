@@ -18,7 +18,6 @@ from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_va
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from bot import settings_checks as checks
-
 from engine import EngineConfig, KnowledgeConfig, LLMConfig
 
 
@@ -34,7 +33,11 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(
         # allow_inf_nan: OLLAMA_TIMEOUT_S=inf is no timeout anyone means.
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False, allow_inf_nan=False
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+        allow_inf_nan=False,
     )
 
     data_dir: Path = Field(default_factory=_default_data_dir)

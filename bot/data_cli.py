@@ -35,8 +35,7 @@ def add_commands(sub: Any) -> None:
         "import",
         help="import workouts from another app's export (no model needed)",
         description=(
-            "Import a Strong, Hevy or FitNotes CSV export: one entry per workout. "
-            "Importing again adds nothing new."
+            "Import a Strong, Hevy or FitNotes CSV export: one entry per workout. Importing again adds nothing new."
         ),
     )
     imp.add_argument(
@@ -129,7 +128,9 @@ def run_import(settings: Settings, file: Path, *, user: str, unit: str, app: str
             export, app, unit=default_unit, progress=lambda done, total: progress.show("reading", done, total)
         )
         if scanned is None:
-            fail(f"{file}: not an export of Strong, Hevy or FitNotes that I know; name the app: import strong|hevy|fitnotes FILE")
+            fail(
+                f"{file}: not an export of Strong, Hevy or FitNotes that I know; name the app: import strong|hevy|fitnotes FILE"
+            )
         # The second pass: the file's workouts read, built and stored a batch (one transaction) at a time.
         outcome = asyncio.run(
             logbook.import_workouts(

@@ -42,8 +42,8 @@ import ollama
 from pydantic import BaseModel, Field, ValidationError
 
 from bot.config import Settings, load_settings
-from engine.config import LLMConfig
 from engine import public_url
+from engine.config import LLMConfig
 
 PROMPT_TOKENS = 2_500
 """A typical call's prompt, for the projection (the Synthesizer's budget)."""
@@ -127,14 +127,20 @@ def _version(cfg: LLMConfig) -> Generator[Check, None, str | None]:
     except (ValueError, KeyError, TypeError):
         version = None
     if version is None:
-        yield Check(False, f"{host} answers, but not as Ollama does (/api/version: HTTP {reply.status_code})",
-                    "set OLLAMA_HOST to Ollama's own address, e.g. http://localhost:11434")
+        yield Check(
+            False,
+            f"{host} answers, but not as Ollama does (/api/version: HTTP {reply.status_code})",
+            "set OLLAMA_HOST to Ollama's own address, e.g. http://localhost:11434",
+        )
         return None
     numbers = re.match(r"(\d+)\.(\d+)\.(\d+)", version)
     release = tuple(int(n) for n in numbers.groups()) if numbers else (0, 0, 0)
     if (0, 0, 0) < release < (0, 5, 0):  # 0.0.0 is a build from source
-        yield Check(False, f"Ollama {version} at {host} is too old for replies held to a JSON schema (0.5.0 added them)",
-                    "update Ollama")
+        yield Check(
+            False,
+            f"Ollama {version} at {host} is too old for replies held to a JSON schema (0.5.0 added them)",
+            "update Ollama",
+        )
         return None
     yield Check(True, f"Ollama {version} answers at {host}")
     return version
@@ -142,19 +148,30 @@ def _version(cfg: LLMConfig) -> Generator[Check, None, str | None]:
 
 def _trouble(exc: Exception, what: str, cfg: LLMConfig) -> Check:
     if isinstance(exc, httpx.TimeoutException):
-        return Check(False, f"{what}: no answer within OLLAMA_TIMEOUT_S={cfg.timeout_s:g} s",
-                     "the model may still be loading: run the doctor again; if it stays, raise OLLAMA_TIMEOUT_S")
+        return Check(
+            False,
+            f"{what}: no answer within OLLAMA_TIMEOUT_S={cfg.timeout_s:g} s",
+            "the model may still be loading: run the doctor again; if it stays, raise OLLAMA_TIMEOUT_S",
+        )
     if isinstance(exc, ollama.ResponseError):
-        return Check(False, f"{what}: Ollama answered HTTP {exc.status_code}: {str(exc.error)[:200]}",
-                     "see Ollama's log; a model too big for this machine's memory fails like this, so try a smaller one")
-    return Check(False, f"{what}: lost Ollama at {public_url(cfg.host)} ({type(exc).__name__})",
-                 "start it again (`ollama serve`) and run the doctor again")
+        return Check(
+            False,
+            f"{what}: Ollama answered HTTP {exc.status_code}: {str(exc.error)[:200]}",
+            "see Ollama's log; a model too big for this machine's memory fails like this, so try a smaller one",
+        )
+    return Check(
+        False,
+        f"{what}: lost Ollama at {public_url(cfg.host)} ({type(exc).__name__})",
+        "start it again (`ollama serve`) and run the doctor again",
+    )
 
 
 _CALL_ERRORS = (httpx.HTTPError, ollama.ResponseError, ConnectionError)
 
 
-def _pulled(client: ollama.Client, model: str, used_by: list[str], cfg: LLMConfig) -> tuple[ollama.ShowResponse | None, Check]:
+def _pulled(
+    client: ollama.Client, model: str, used_by: list[str], cfg: LLMConfig
+) -> tuple[ollama.ShowResponse | None, Check]:
     label = f"{model} ({', '.join(used_by)})"
     try:
         return client.show(model), Check(True, f"{label} is pulled")
@@ -172,8 +189,11 @@ def _keeps_format(
     messages = [
         # A fresh first line each run: a prompt Ollama still has cached would be read in no time
         # and make the read rate meaningless.
-        {"role": "system", "content": f"Check {uuid.uuid4().hex[:8]}. Read the training-log line into the "
-                                      "JSON schema given. Reply with the JSON object only."},
+        {
+            "role": "system",
+            "content": f"Check {uuid.uuid4().hex[:8]}. Read the training-log line into the "
+            "JSON schema given. Reply with the JSON object only.",
+        },
         {"role": "user", "content": "Squat 100 kg 3x5"},
     ]
     started = time.perf_counter()
@@ -204,7 +224,10 @@ def _not_the_schema(content: str, exc: ValidationError, version: str) -> tuple[s
     fix = f"Ollama {version} did not hold this model to the schema: update Ollama; if that does not help, {other}"
     if not content:
         # Thinking models whose whole reply lands in `thinking` leave the content empty.
-        return "an empty reply (a thinking model may have put it all in its thinking)", f"use a model without thinking: {other}"
+        return (
+            "an empty reply (a thinking model may have put it all in its thinking)",
+            f"use a model without thinking: {other}",
+        )
     try:
         value = json.loads(content)
     except ValueError:
@@ -214,8 +237,10 @@ def _not_the_schema(content: str, exc: ValidationError, version: str) -> tuple[s
     keys = ", ".join(sorted(value)[:6]) or "no fields"
     fields = set(DoctorProbe.model_fields)
     if not fields & set(value) and _REASONING_KEYS & set(value):
-        return (f"it sent a reasoning object ({keys}) instead of the answer",
-                f"a bug of some Ollama builds (this is {version}): update Ollama, or {other}")
+        return (
+            f"it sent a reasoning object ({keys}) instead of the answer",
+            f"a bug of some Ollama builds (this is {version}): update Ollama, or {other}",
+        )
     if not fields & set(value):
         return f"valid JSON without the schema's fields ({keys} instead of {', '.join(DoctorProbe.model_fields)})", fix
     err = exc.errors()[0]
@@ -240,11 +265,17 @@ def _context(client: ollama.Client, model: str, show: ollama.ShowResponse, cfg: 
             return Check(True, found)
         if trained is not None and trained < want:
             return Check(False, f"{found}: the model holds at most {trained:,}", longer)
-        return Check(False, found, "Ollama did not get num_ctx: OLLAMA_HOST must be Ollama itself, not a proxy; "
-                     f"or set OLLAMA_CONTEXT_LENGTH={want} where Ollama runs")
+        return Check(
+            False,
+            found,
+            "Ollama did not get num_ctx: OLLAMA_HOST must be Ollama itself, not a proxy; "
+            f"or set OLLAMA_CONTEXT_LENGTH={want} where Ollama runs",
+        )
     if trained is None:
-        return Check(True, f"{model}: this Ollama reports neither the context granted nor the model's size "
-                     "(update Ollama to see it)")
+        return Check(
+            True,
+            f"{model}: this Ollama reports neither the context granted nor the model's size (update Ollama to see it)",
+        )
     found = f"{model} holds up to {trained:,} tokens (OLLAMA_NUM_CTX={want}; /api/show: this Ollama does not report the context granted)"
     return Check(True, found) if trained >= want else Check(False, found, longer)
 
@@ -265,10 +296,16 @@ def _speed(model: str, response: ollama.ChatResponse, seconds: float, timeout_s:
     if read is None or write is None:
         return Check(True, f"{took}; Ollama reported no token rates to project from")
     projected = PROMPT_TOKENS / read + ANSWER_TOKENS / write
-    found = (f"{took}; reads {read:,.0f} tokens/s, writes {write:,.0f} tokens/s: a {PROMPT_TOKENS:,}-token prompt "
-             f"with a {ANSWER_TOKENS}-token answer takes about {_secs(projected)}")
+    found = (
+        f"{took}; reads {read:,.0f} tokens/s, writes {write:,.0f} tokens/s: a {PROMPT_TOKENS:,}-token prompt "
+        f"with a {ANSWER_TOKENS}-token answer takes about {_secs(projected)}"
+    )
     if projected <= timeout_s:
         return Check(True, found)
     enough = math.ceil(projected * 1.5 / 10) * 10
-    return Check(False, found, f"that is over OLLAMA_TIMEOUT_S={timeout_s:g}, so calls would time out: run Ollama "
-                 f"on a GPU or use a smaller model, or raise OLLAMA_TIMEOUT_S to {enough}")
+    return Check(
+        False,
+        found,
+        f"that is over OLLAMA_TIMEOUT_S={timeout_s:g}, so calls would time out: run Ollama "
+        f"on a GPU or use a smaller model, or raise OLLAMA_TIMEOUT_S to {enough}",
+    )

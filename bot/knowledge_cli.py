@@ -50,10 +50,17 @@ def add_commands(sub: Any) -> None:
         description="Hybrid search (meaning + exact words) and link expansion; prints what each step found.",
     )
     ret.add_argument("query", help="the question or words to search for, any language")
-    ret.add_argument("--depth", type=int, choices=[0, 1, 2], default=None,
-                     help="links to follow from the chunks found (default: CONTEXT_EXPANSION_DEPTH)")
+    ret.add_argument(
+        "--depth",
+        type=int,
+        choices=[0, 1, 2],
+        default=None,
+        help="links to follow from the chunks found (default: CONTEXT_EXPANSION_DEPTH)",
+    )
     ret.add_argument("--domain", action="append", default=None, help="search only this domain (repeatable)")
-    ret.add_argument("--top-k", type=int, default=None, help="chunks to find before expansion (default: KNOWLEDGE_TOP_K)")
+    ret.add_argument(
+        "--top-k", type=int, default=None, help="chunks to find before expansion (default: KNOWLEDGE_TOP_K)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,8 +126,12 @@ def _progress(label: str) -> Iterator[Callable[[int, int, str], None]]:
     )
 
     with Progress(
-        TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(file=sys.stderr), transient=True,
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(file=sys.stderr),
+        transient=True,
     ) as bar:
         task = bar.add_task(label, total=None)
 
@@ -235,7 +246,9 @@ def _stats_line(result: ExpansionResult) -> str:
     s = result.stats
     if not s.enabled or s.depth == 0:
         return f"expansion: {'disabled' if not s.enabled else 'depth 0'}; {_plural(s.final_count, 'chunk')}"
-    per_depth = ", ".join(f"depth {d}: {s.links_extracted.get(d, 0)} links, {n} added" for d, n in s.added_per_depth.items())
+    per_depth = ", ".join(
+        f"depth {d}: {s.links_extracted.get(d, 0)} links, {n} added" for d, n in s.added_per_depth.items()
+    )
     line = (
         f"expansion: {s.initial_count} found; {per_depth}; {s.final_count} in all"
         f"; {s.skipped_seen} links to articles already there"

@@ -45,9 +45,7 @@ class SecretMasker:
         return rendered
 
 
-def configure_logging(
-    fmt: str, level: str, secrets: Iterable[str] = (), stream: TextIO | None = None
-) -> None:
+def configure_logging(fmt: str, level: str, secrets: Iterable[str] = (), stream: TextIO | None = None) -> None:
     """Route structlog and the standard library's logging through one masked renderer.
 
     Args:

@@ -20,7 +20,6 @@ from bot.config import Settings, fail
 from bot.progress import Progress
 
 
-
 def NotesProgress(stream: TextIO, enabled: bool | None = None) -> Progress:  # noqa: N802 - reads as the class it was
     """``\\rparsing 12/365 notes`` on a terminal; nothing otherwise."""
     return Progress(stream, enabled, unit="notes")

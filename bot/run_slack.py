@@ -49,8 +49,10 @@ def main(settings: Settings) -> None:
     if settings.slack_bot_token is None:
         fail("SLACK_BOT_TOKEN is not set; install the app from slack/manifest.yml and copy its xoxb- token")
     if settings.slack_mode == "socket" and settings.slack_app_token is None:
-        fail("SLACK_APP_TOKEN is not set; create an app-level token (xapp-…) with connections:write, "
-             "or use SLACK_MODE=http with SLACK_SIGNING_SECRET")
+        fail(
+            "SLACK_APP_TOKEN is not set; create an app-level token (xapp-…) with connections:write, "
+            "or use SLACK_MODE=http with SLACK_SIGNING_SECRET"
+        )
     try:
         run(settings, "slack", lambda: until_stopped(lambda stopped: serve(settings, stopped)))
     except slack.GatewayExited as exc:

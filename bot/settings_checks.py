@@ -28,7 +28,9 @@ from urllib.parse import urlsplit
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 
-_HOSTNAME = re.compile(r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*")
+_HOSTNAME = re.compile(
+    r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
+)
 _TELEGRAM_ID = re.compile(r"(?:tg:)?-?\d{1,20}")
 _SLACK_MEMBER = re.compile(r"(?:slack:(?:[TE][A-Z0-9]{2,}:)?)?[UW][A-Z0-9]{2,}")
 _SLACK_TEAM = re.compile(r"[TE][A-Z0-9]{2,}")
@@ -120,7 +122,9 @@ def agent_models(value: object) -> dict[str, str]:
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ValueError(f'is not JSON ({exc.msg} at character {exc.pos}); write e.g. {{"parser": "qwen2.5:14b-instruct"}}') from None
+            raise ValueError(
+                f'is not JSON ({exc.msg} at character {exc.pos}); write e.g. {{"parser": "qwen2.5:14b-instruct"}}'
+            ) from None
     if not isinstance(value, dict):
         raise ValueError('must be a JSON object, e.g. {"parser": "qwen2.5:14b-instruct"}')
     if not value:

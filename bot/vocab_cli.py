@@ -47,7 +47,9 @@ def add_commands(sub: Any) -> None:
     search.add_argument("question", help='the question, e.g. "how is my overhead press going?"')
     search.add_argument("--user", required=True, help="whose entries, e.g. console:kim or tg:12345")
     search.add_argument("--json", action="store_true", help="print JSON instead of text")
-    search.add_argument("--today", type=date.fromisoformat, default=None, help="the day to read the question on (YYYY-MM-DD)")
+    search.add_argument(
+        "--today", type=date.fromisoformat, default=None, help="the day to read the question on (YYYY-MM-DD)"
+    )
     search.add_argument("--domains", default=None, help="comma-separated domains to read it in (default: all)")
 
 
@@ -106,7 +108,11 @@ def _unknown(logbook: Logbook, user: str, *, as_json: bool) -> int:
     for u in found:
         span = f"{u.first}" if u.first == u.last else f"{u.first}..{u.last}"
         line = f"  {u.name}  ({u.entries} entr{'y' if u.entries == 1 else 'ies'}, {span})"
-        extras = [f"written {', '.join(s for s in u.sources if s != u.name)}"] if len(u.sources) > 1 or u.sources != [u.name] else []
+        extras = (
+            [f"written {', '.join(s for s in u.sources if s != u.name)}"]
+            if len(u.sources) > 1 or u.sources != [u.name]
+            else []
+        )
         if u.contains:
             extras.append(f"contains {', '.join(u.contains)}")
         print(line + (f"; {'; '.join(extras)}" if extras else ""))

@@ -37,10 +37,10 @@ from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Control
 
 if TYPE_CHECKING:
     from engine.agents import AGENTS
-    from engine.language.text import public_url
     from engine.engine import Engine, outcomes_json
     from engine.importers.common import ImportFormatError
     from engine.knowledge import EmbeddingError, KnowledgeStoreError
+    from engine.language.text import public_url
     from engine.logbook import Logbook
 
 # Front door 2, for work without a conversation (bot/'s import, export, search, vocabulary and knowledge
@@ -69,6 +69,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(importlib.import_module(_OFFLINE[name]), name)
     raise AttributeError(f"module 'engine' has no attribute {name!r}")
+
 
 __all__ = [
     "AGENTS",

@@ -31,9 +31,7 @@ class Parts:
     library: Library
 
 
-async def assemble(
-    config: EngineConfig, checkpointer: BaseCheckpointSaver[str] | None, stack: AsyncExitStack
-) -> Parts:
+async def assemble(config: EngineConfig, checkpointer: BaseCheckpointSaver[str] | None, stack: AsyncExitStack) -> Parts:
     """Load the domains, open the stores, the model client and the knowledge base, and compile the graph.
 
     Raises:

@@ -17,6 +17,7 @@ from typing import Protocol, runtime_checkable
 from engine.outcomes import ApprovalRequest, Ask, Outcome
 from engine.turns import Turn
 
+
 @dataclass(frozen=True)
 class Delivery:
     """One thing a platform delivered (a Telegram update, a Slack event), as the platform sent it."""

@@ -135,9 +135,9 @@ def to_outcome(interrupt_id: str, payload: AskPayload | ApprovalPayload) -> Ask 
             evidence=payload.evidence[:MAX_EVIDENCE],
             asked_by=payload.asked_by,
         )
-    questions = [
-        Question(text=q.text, options=q.options[:MAX_OPTIONS]) for q in payload.questions[:MAX_QUESTIONS]
-    ] or [Question(text="Could you say more?")]
+    questions = [Question(text=q.text, options=q.options[:MAX_OPTIONS]) for q in payload.questions[:MAX_QUESTIONS]] or [
+        Question(text="Could you say more?")
+    ]
     return Ask(
         interrupt_id=interrupt_id,
         questions=questions,

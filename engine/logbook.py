@@ -232,7 +232,9 @@ class Logbook:
         llm = self.config.llm if use_model else None
         async with self._store(create=True) as store:
             assert store is not None
-            return await store_notes(store.db, llm, self.registry, self.context(domains), user, notes.notes, progress=progress)
+            return await store_notes(
+                store.db, llm, self.registry, self.context(domains), user, notes.notes, progress=progress
+            )
 
     # Export.
 
@@ -260,7 +262,9 @@ class Logbook:
         entries = await self.entries(user)
         return unknown_names(entries, self.context(domains).vocabulary), len(entries)
 
-    async def search(self, question: str, user: str, today: date, domains: Sequence[str] | None = None) -> dict[str, Any]:
+    async def search(
+        self, question: str, user: str, today: date, domains: Sequence[str] | None = None
+    ) -> dict[str, Any]:
         """How code reads ``question`` on ``today`` in ``domains`` and what retrieval finds in ``user``'s entries,
         as JSON-ready data (``python -m bot search`` prints it).
 
@@ -295,6 +299,18 @@ class Logbook:
 
 
 __all__ = [
-    "Chunk", "ExpansionResult", "Export", "ExportFile", "FileImport", "ImportFormatError", "IngestReport",
-    "LeftOut", "Logbook", "NotesImport", "ScannedExport", "StoreReport", "UnknownName", "WeightUnit",
+    "Chunk",
+    "ExpansionResult",
+    "Export",
+    "ExportFile",
+    "FileImport",
+    "ImportFormatError",
+    "IngestReport",
+    "LeftOut",
+    "Logbook",
+    "NotesImport",
+    "ScannedExport",
+    "StoreReport",
+    "UnknownName",
+    "WeightUnit",
 ]

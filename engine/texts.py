@@ -11,7 +11,6 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-
 # --------------------------------------------------------------------------- admission
 
 EMPTY_MESSAGE = "That message was empty. Tell me what you did, e.g. “bench 55kg 10x5”."
@@ -41,11 +40,14 @@ def already_logged(summaries: Sequence[str], text: str) -> str:
 
 INTERNAL_ERROR = "Something went wrong on my side (it is logged). Your message is kept; send /retry to try again."
 DISK_FULL = "The disk where I keep your data is full, so I could not save this. Free some space, then send it again."
-STORAGE_READ_ONLY = "My data directory is read-only, so I could not save this. Make DATA_DIR writable, then send it again."
+STORAGE_READ_ONLY = (
+    "My data directory is read-only, so I could not save this. Make DATA_DIR writable, then send it again."
+)
 
 
 def storage_failed(reason: str) -> str:
     return f"I could not read or write my data ({reason}). Nothing was lost; send it again in a moment."
+
 
 # --------------------------------------------------------------------------- conversation controls
 
@@ -71,6 +73,8 @@ def held_not_a_change(taken: str) -> str:
         f"Taken as a new {taken}, not as the change to the plan: I'll {_WILL[taken]} right after you decide "
         "on the plan (approve or cancel it, or say “revise” and what should change; /status shows it again)."
     )
+
+
 ANSWER_TOO_LATE = "That answer came after its question was answered or replaced, so I left it."
 
 
@@ -83,11 +87,15 @@ def waiting_for_retry(count: int) -> str:
 
 
 def held_until_decided(count: int) -> str:
-    return f"{count} {'message waits' if count == 1 else 'messages wait'} for your decision on the open question or plan."
+    return (
+        f"{count} {'message waits' if count == 1 else 'messages wait'} for your decision on the open question or plan."
+    )
 
 
 def retry_paused(count: int) -> str:
-    return f"{count} more {'message is' if count == 1 else 'messages are'} kept; answer the question above, then /retry."
+    return (
+        f"{count} more {'message is' if count == 1 else 'messages are'} kept; answer the question above, then /retry."
+    )
 
 
 RESET = "Started a fresh conversation. Your logged entries are kept."
@@ -204,7 +212,11 @@ def not_on_calendar(phrase: str) -> str:
 def small_talk(kind: str, lang: str = "en") -> str:
     """The reply to a greeting or thanks alone: written here, so no model's example can be taken for data."""
     if kind == "thanks":
-        return "천만에요! 언제든 기록하거나 물어보세요." if lang == "ko" else "You're welcome! Log a session or ask me anything."
+        return (
+            "천만에요! 언제든 기록하거나 물어보세요."
+            if lang == "ko"
+            else "You're welcome! Log a session or ask me anything."
+        )
     if lang == "ko":
         return "안녕하세요! 운동을 적어 주시면 기록하고, 기록에 대해 물어보시면 답해 드려요. (/help)"
     return "Hi! Tell me what you trained and I'll log it, or ask about your training. (/help)"
@@ -227,7 +239,9 @@ def period_not_read(phrases: Sequence[str], lang: str = "en") -> str:
 def no_entries_for(terms: Sequence[str], lang: str = "en") -> str:
     what = ", ".join(terms)
     if lang == "ko":
-        return f"아직 {what + '에 대한 ' if what else ''}기록이 없어 답할 수 없어요. 운동을 기록한 뒤 다시 물어봐 주세요."
+        return (
+            f"아직 {what + '에 대한 ' if what else ''}기록이 없어 답할 수 없어요. 운동을 기록한 뒤 다시 물어봐 주세요."
+        )
     return f"I have no entries for {what or 'that'} yet, so I can't answer from your logs. Log a session and ask again."
 
 
@@ -257,9 +271,15 @@ ARTICLES_IN_USE = (
     "I'm answering without my articles for now: another Almanac process (most likely "
     "`python -m bot ingest`) had the knowledge base open when I started. Restart me once it has finished."
 )
-ARTICLES_NOT_OPENED = "I'm answering without my articles for now: the knowledge base could not be opened (the log says why)."
-ARTICLES_SEARCH_FAILED = "I answered without my articles: the knowledge base could not be searched just now (the log says why)."
-ARTICLES_NOT_LOADED = "Some of my articles could not be loaded (the log says why), so answers use only those already in."
+ARTICLES_NOT_OPENED = (
+    "I'm answering without my articles for now: the knowledge base could not be opened (the log says why)."
+)
+ARTICLES_SEARCH_FAILED = (
+    "I answered without my articles: the knowledge base could not be searched just now (the log says why)."
+)
+ARTICLES_NOT_LOADED = (
+    "Some of my articles could not be loaded (the log says why), so answers use only those already in."
+)
 
 
 # --------------------------------------------------------------------------- the model

@@ -241,8 +241,11 @@ def test_engine_modules_import_no_circle() -> None:
     edges = {
         (source, target)
         for source, target in imports("engine")
-        if target.split(".")[0] == "engine" and _exists(target) and "engine" not in (source, target)
-        and not source.endswith("__init__") and target != _package_of(source)
+        if target.split(".")[0] == "engine"
+        and _exists(target)
+        and "engine" not in (source, target)
+        and not source.endswith("__init__")
+        and target != _package_of(source)
     }
     found = circles(edges)
     assert not found, "import circles (hand a function in instead of importing it back):\n" + "\n".join(

@@ -19,12 +19,34 @@ from dataclasses import dataclass
 from typing import Literal
 
 from engine import (
-    ApprovalDecision, ApprovalRequest, Ask, ClarificationAnswer, Handler, Message, Resume, Turn, Typed, read_typed, visible,
+    ApprovalDecision,
+    ApprovalRequest,
+    Ask,
+    ClarificationAnswer,
+    Handler,
+    Message,
+    Resume,
+    Turn,
+    Typed,
+    read_typed,
+    visible,
 )
 
 __all__ = [
-    "EDIT_HINT", "REVISE_PROMPT", "Decision", "Pending", "Pick", "PlanPick", "Reply", "Typed", "closing_label",
-    "decide", "decide_plan", "open_prompt", "read_typed", "visible",
+    "EDIT_HINT",
+    "REVISE_PROMPT",
+    "Decision",
+    "Pending",
+    "Pick",
+    "PlanPick",
+    "Reply",
+    "Typed",
+    "closing_label",
+    "decide",
+    "decide_plan",
+    "open_prompt",
+    "read_typed",
+    "visible",
 ]
 
 Pick = Literal["choice", "skip", "approve", "revise", "cancel"]

@@ -27,10 +27,18 @@ from adapters.slack.link import Link
 from adapters.slack.protocol import Api, Reply, Respond
 
 Data = dict[str, Any]
-METHODS = frozenset({
-    "chat_postMessage", "chat_postEphemeral", "chat_update", "conversations_open", "files_upload_v2",
-    "reactions_add", "reactions_remove", "views_open",
-})
+METHODS = frozenset(
+    {
+        "chat_postMessage",
+        "chat_postEphemeral",
+        "chat_update",
+        "conversations_open",
+        "files_upload_v2",
+        "reactions_add",
+        "reactions_remove",
+        "views_open",
+    }
+)
 """What the adapter calls (and all the gateway will make for the engine's process)."""
 
 

@@ -55,8 +55,9 @@ class Link:
         on_tell: handles a tell; synchronous, so tells are handled in order.
     """
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_call: OnCall,
-                 on_tell: OnTell) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_call: OnCall, on_tell: OnTell
+    ) -> None:
         self._reader, self._writer = reader, writer
         self._on_call, self._on_tell = on_call, on_tell
         self._next = 0

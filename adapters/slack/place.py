@@ -81,8 +81,9 @@ class Place:
         return cls(team, channel, thread, user, response_url)
 
     @classmethod
-    def of_press(cls, conversation: str, owner: str, *, team: str, channel: str, user: str,
-                 response_url: str | None = None) -> Place | None:
+    def of_press(
+        cls, conversation: str, owner: str, *, team: str, channel: str, user: str, response_url: str | None = None
+    ) -> Place | None:
         """Where a press acts: always as ``user``, the member Slack says pressed; None if it may not act.
 
         ``conversation`` and ``owner`` come back from the button's value (or the
@@ -99,8 +100,13 @@ class Place:
 
     def to_json(self) -> dict[str, Any]:
         """For the intake table."""
-        return {"team": self.team, "channel": self.channel, "thread_ts": self.thread_ts, "user": self.user,
-                "response_url": self.response_url}
+        return {
+            "team": self.team,
+            "channel": self.channel,
+            "thread_ts": self.thread_ts,
+            "user": self.user,
+            "response_url": self.response_url,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Place:

@@ -15,11 +15,11 @@ which Slack does not parse. Questions and plans carry their buttons
 
 from __future__ import annotations
 
-from adapters.common.notes import entry_dates, notes_for
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from adapters.common.notes import entry_dates, notes_for
 from adapters.slack.actions import Press, owner_of
 from adapters.slack.text import COMMAND, MARKDOWN_LIMIT, SECTION_LIMIT, as_typed, esc, shorten, split
 from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome

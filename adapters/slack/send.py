@@ -77,7 +77,10 @@ class Outbox:
         if place.response_url is None or place.thread_ts is not None or place.dm:
             try:
                 sent = await self._send(
-                    "chat_postMessage", channel=place.channel, thread_ts=place.thread_ts, text=message.text,
+                    "chat_postMessage",
+                    channel=place.channel,
+                    thread_ts=place.thread_ts,
+                    text=message.text,
                     blocks=message.blocks,
                 )
                 return str(sent["ts"])
@@ -104,8 +107,12 @@ class Outbox:
             return
         try:
             await self._send(
-                "chat_postEphemeral", channel=place.channel, user=place.user, thread_ts=place.thread_ts,
-                text=message.text, blocks=message.blocks,
+                "chat_postEphemeral",
+                channel=place.channel,
+                user=place.user,
+                thread_ts=place.thread_ts,
+                text=message.text,
+                blocks=message.blocks,
             )
         except SlackApiError as exc:
             if exc.response.get("error") not in NOT_MEMBER:

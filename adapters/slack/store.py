@@ -149,15 +149,20 @@ class SlackStore:
 
         def accept(db: sqlite3.Connection) -> int | None:
             now = time.time()
-            if any(db.execute("INSERT OR IGNORE INTO seen (key, at) VALUES (?, ?)", (k, now)).rowcount == 0
-                   for k in keys):
+            if any(
+                db.execute("INSERT OR IGNORE INTO seen (key, at) VALUES (?, ?)", (k, now)).rowcount == 0 for k in keys
+            ):
                 raise _Seen
             cur = db.execute("INSERT INTO intake (queue, spec, at) VALUES (?, ?, ?)", (queue, json.dumps(spec), now))
             if thread is not None:
-                db.execute("INSERT OR IGNORE INTO threads (team, channel, thread_ts, at) VALUES (?, ?, ?, ?)",
-                           (thread.team, thread.channel, thread.thread_ts, now))
-                db.execute("INSERT OR REPLACE INTO latest (team, channel, user, conversation) VALUES (?, ?, ?, ?)",
-                           (thread.team, thread.channel, thread.user, thread.conversation))
+                db.execute(
+                    "INSERT OR IGNORE INTO threads (team, channel, thread_ts, at) VALUES (?, ?, ?, ?)",
+                    (thread.team, thread.channel, thread.thread_ts, now),
+                )
+                db.execute(
+                    "INSERT OR REPLACE INTO latest (team, channel, user, conversation) VALUES (?, ?, ?, ?)",
+                    (thread.team, thread.channel, thread.user, thread.conversation),
+                )
             return cur.lastrowid
 
         try:
@@ -187,8 +192,13 @@ class SlackStore:
 
     async def own(self, team: str, channel: str, thread_ts: str) -> None:
         """Almanac takes part in this thread from now on."""
-        await self._db.write("INSERT OR IGNORE INTO threads (team, channel, thread_ts, at) VALUES (?, ?, ?, ?)",
-                        team, channel, thread_ts, time.time())
+        await self._db.write(
+            "INSERT OR IGNORE INTO threads (team, channel, thread_ts, at) VALUES (?, ?, ?, ?)",
+            team,
+            channel,
+            thread_ts,
+            time.time(),
+        )
         self._remember_owned(team, channel, thread_ts)
 
     async def owns(self, team: str, channel: str, thread_ts: str) -> bool:
@@ -208,8 +218,13 @@ class SlackStore:
 
     async def set_latest(self, team: str, channel: str, user: str, conversation: str) -> None:
         """Remember a member's latest conversation in a channel."""
-        await self._db.write("INSERT OR REPLACE INTO latest (team, channel, user, conversation) VALUES (?, ?, ?, ?)",
-                        team, channel, user, conversation)
+        await self._db.write(
+            "INSERT OR REPLACE INTO latest (team, channel, user, conversation) VALUES (?, ?, ?, ?)",
+            team,
+            channel,
+            user,
+            conversation,
+        )
 
     async def latest(self, team: str, channel: str, user: str) -> str | None:
         """A member's latest conversation in a channel, if any."""
@@ -221,11 +236,14 @@ class SlackStore:
 
     async def set_prompt(self, conversation: str, prompt: Prompt) -> None:
         """The conversation's question or plan now on screen."""
-        sql = ("INSERT OR REPLACE INTO prompts (conversation, channel, ts, interrupt_id, blocks, user) "
-               "VALUES (?, ?, ?, ?, ?, ?)")
+        sql = (
+            "INSERT OR REPLACE INTO prompts (conversation, channel, ts, interrupt_id, blocks, user) "
+            "VALUES (?, ?, ?, ?, ?, ?)"
+        )
         self._prompted.add(conversation)
-        await self._db.write(sql, conversation, prompt.channel, prompt.ts, prompt.interrupt_id,
-                        json.dumps(prompt.blocks), prompt.user)
+        await self._db.write(
+            sql, conversation, prompt.channel, prompt.ts, prompt.interrupt_id, json.dumps(prompt.blocks), prompt.user
+        )
 
     async def prompt(self, conversation: str) -> Prompt | None:
         """The conversation's question or plan on screen, if any."""

@@ -30,8 +30,11 @@ When I am not sure, I ask: press a choice or reply in the thread. Plans change n
 
 def usage(command: str, sub: str) -> str:
     """A one-line hint for a subcommand that needs an argument."""
-    examples = {"log": "log bench 55kg 10x5", "ask": "ask is my bench better than last week?",
-                "timezone": "timezone Asia/Seoul"}
+    examples = {
+        "log": "log bench 55kg 10x5",
+        "ask": "ask is my bench better than last week?",
+        "timezone": "timezone Asia/Seoul",
+    }
     return f"Usage: `{command} {examples.get(sub, sub)}`"
 
 
@@ -40,7 +43,9 @@ NOT_YOURS = "Only the person who was asked can answer that."
 ALREADY = "That was already answered."
 BROKEN_BUTTON = "This button no longer works."
 EMPTY_FEEDBACK = "Say what should change — or close this and press Cancel on the plan."
-REVISE_BY_PRESS = "To revise the plan, press Revise on it, or type revise and what should change (e.g. “revise smaller jumps”)."
+REVISE_BY_PRESS = (
+    "To revise the plan, press Revise on it, or type revise and what should change (e.g. “revise smaller jumps”)."
+)
 """Said to a bare typed "revise" (plain text: it goes out as a `Notice`)."""
 APOLOGY = "Sorry, something went wrong on my side. It is logged; please try again in a moment."
 """Only for a job whose turn did not run: one that ran gets `reply_not_shown` instead."""

@@ -145,8 +145,12 @@ async def serve(
         if webhook is not None:
             # Our server, not the updater's: a body that is no Update gets 400 and one log line.
             server = webhook_server.listen(
-                app.bot, app.update_queue, path=urlparse(webhook.url).path,
-                secret=webhook.secret, host=webhook.listen, port=webhook.port,
+                app.bot,
+                app.update_queue,
+                path=urlparse(webhook.url).path,
+                secret=webhook.secret,
+                host=webhook.listen,
+                port=webhook.port,
             )
             await app.bot.set_webhook(webhook.url, secret_token=webhook.secret, allowed_updates=ALLOWED_UPDATES)
         else:

@@ -82,7 +82,9 @@ class Presses:
         key = (chat.conversation, message.user)
         revising = self.feedback.get(key)
         plan: str | None = None
-        if revising is not None and (replied == revising.prompt or self._turns.last_sent.get(chat.conversation) == revising.prompt):
+        if revising is not None and (
+            replied == revising.prompt or self._turns.last_sent.get(chat.conversation) == revising.prompt
+        ):
             plan = revising.plan
         elif to_prompt:
             pending = await self._turns.pending(chat, message.user)
@@ -90,7 +92,9 @@ class Presses:
                 plan = pending.interrupt_id
         if plan is None:
             # A typed "2", "skip", "approved" or "revise" means what the button would (adapters.common.read_typed).
-            await run_typed(self._turns, bot, chat, message, reply_to, lambda p, m: self.feedback.__setitem__(key, Revising(p, m)))
+            await run_typed(
+                self._turns, bot, chat, message, reply_to, lambda p, m: self.feedback.__setitem__(key, Revising(p, m))
+            )
             return
         self.feedback.pop(key, None)
         feedback = decide_plan("revise", feedback=message.text).answer
@@ -191,4 +195,3 @@ class Presses:
         # After a restart the sent HTML is gone: rebuild it from the message's entities.
         original = prompt.html if prompt is not None else (message.text_html if message.text else "")
         await edit_html(bot, message.chat_id, message.message_id, decided(original, decision))
-

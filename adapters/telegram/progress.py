@@ -100,7 +100,9 @@ class Working:
                 next_typing = now + self._typing_every
                 if self._budget.take():
                     chat = self._chat
-                    await self._quietly(self._bot.send_chat_action(chat.chat_id, ChatAction.TYPING, message_thread_id=chat.topic))
+                    await self._quietly(
+                        self._bot.send_chat_action(chat.chat_id, ChatAction.TYPING, message_thread_id=chat.topic)
+                    )
             if self._stage not in (None, shown) and now >= next_status:
                 next_status = now + self._status_every
                 if self._budget.take():

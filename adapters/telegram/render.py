@@ -7,11 +7,11 @@ questions and plans get their keyboards from `adapters.telegram.keyboards`.
 from __future__ import annotations
 
 import html
-from adapters.common.notes import entry_dates, notes_for
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
 
+from adapters.common.notes import entry_dates, notes_for
 from adapters.telegram.keyboards import approval_keyboard, ask_keyboard
 from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome
 

@@ -111,5 +111,7 @@ class Retrying(BaseRateLimiter[None]):
                     raise
                 delay = self.backoff * (2**failures) * (0.75 + random.random() / 2)
                 failures += 1
-                log.warning("telegram.network_retry", endpoint=endpoint, error=type(exc).__name__, delay_s=round(delay, 2))
+                log.warning(
+                    "telegram.network_retry", endpoint=endpoint, error=type(exc).__name__, delay_s=round(delay, 2)
+                )
                 await asyncio.sleep(delay)

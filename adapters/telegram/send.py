@@ -56,7 +56,10 @@ def _entity_error(exc: BadRequest) -> bool:
 
 def _harmless(exc: BadRequest) -> bool:
     text = str(exc).lower()
-    return any(s in text for s in ("not modified", "message to edit not found", "message to delete not found", "query is too old"))
+    return any(
+        s in text
+        for s in ("not modified", "message to edit not found", "message to delete not found", "query is too old")
+    )
 
 
 async def send_html(

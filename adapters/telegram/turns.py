@@ -185,4 +185,3 @@ class Turns:
             return  # e.g. someone else typed in a group: the question is still open
         self.prompts.pop(chat.conversation, None)
         await edit_html(bot, chat.chat_id, prompt.message_id, decided(prompt.html, closing_label(turn)))
-

@@ -60,7 +60,9 @@ class _Handler(tornado.web.RequestHandler):
         await self.update_queue.put(update)  # recorded before the 200 tells Telegram it arrived
 
 
-def listen(bot: Bot, update_queue: asyncio.Queue[object], *, path: str, secret: str, host: str, port: int) -> HTTPServer:
+def listen(
+    bot: Bot, update_queue: asyncio.Queue[object], *, path: str, secret: str, host: str, port: int
+) -> HTTPServer:
     """Serve the webhook at ``path`` on ``host:port`` (until `close`)."""
     app = tornado.web.Application(
         [(rf"/{re.escape(path.strip('/'))}/?", _Handler, {"bot": bot, "update_queue": update_queue, "secret": secret})],

@@ -12,7 +12,7 @@ from engine.domains.registry import ActiveDomainContext
 def patterns(ctx: ActiveDomainContext) -> list[str]:
     """The active domains' clarification patterns, one line each."""
     return [
-        f"- when {p.when}: ask \"{p.question}\"" + (f" options {p.options}" if p.options else "")
+        f'- when {p.when}: ask "{p.question}"' + (f" options {p.options}" if p.options else "")
         for p in ctx.clarification_patterns[:8]
     ]
 

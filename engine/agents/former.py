@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from engine.agents.base import AlwaysData, Agent, Data, Dated, Names, Note, Shown
+from engine.agents.base import Agent, AlwaysData, Data, Dated, Names, Note, Shown
 from engine.agents.task_schemas import TaskFormationOutput
 
 

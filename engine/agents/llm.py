@@ -19,8 +19,8 @@ from pydantic import BaseModel, ValidationError
 
 from engine import texts
 from engine.config import LLMConfig
-from engine.language.text import public_url
 from engine.errors import ModelFailed, ModelInvalid, ModelMissing, ModelTimeout, ModelUnreachable
+from engine.language.text import public_url
 
 T = TypeVar("T", bound=BaseModel)
 log = structlog.get_logger("engine.llm")
@@ -104,9 +104,7 @@ class LLM:
                 result = output.model_validate_json(content)
             except ValidationError as exc:
                 last_error = _short_errors(exc)
-                log.warning(
-                    "llm.invalid_reply", agent=agent, attempt=attempt, errors=last_error[:500]
-                )
+                log.warning("llm.invalid_reply", agent=agent, attempt=attempt, errors=last_error[:500])
                 messages = [
                     *messages,
                     {"role": "assistant", "content": content[:4000]},
@@ -151,9 +149,7 @@ class LLM:
                 raise ModelMissing(texts.model_missing(model)) from None
             raise ModelFailed(texts.model_failed(exc.status_code, str(exc.error))) from None
         except httpx.HTTPError as exc:
-            raise ModelUnreachable(
-                texts.model_connection_failed(public_url(cfg.host), type(exc).__name__)
-            ) from None
+            raise ModelUnreachable(texts.model_connection_failed(public_url(cfg.host), type(exc).__name__)) from None
         return response.message.content or ""
 
     async def aclose(self) -> None:

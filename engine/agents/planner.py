@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from engine.agents.base import Agent, Dated, Data, Names, Shown
+from engine.agents.base import Agent, Data, Dated, Names, Shown
 from engine.agents.schemas import PlannerOutput
 from engine.query.questions import QuestionShape
 

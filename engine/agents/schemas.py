@@ -78,9 +78,7 @@ class ClarifierOutput(BaseModel):
 class ChatOutput(BaseModel):
     """A short conversational reply."""
 
-    reply: str = Field(
-        description="One to three sentences, no numbers; say what Almanac can do if relevant."
-    )
+    reply: str = Field(description="One to three sentences, no numbers; say what Almanac can do if relevant.")
 
 
 # --------------------------------------------------------------------------- query flow
@@ -111,7 +109,10 @@ class RetrievalInstruction(BaseModel):
         )
     )
     days_back: int | None = Field(
-        default=None, ge=1, le=3650, description="For date_range: how many days back from today (7 default, 30 for trends)."
+        default=None,
+        ge=1,
+        le=3650,
+        description="For date_range: how many days back from today (7 default, 30 for trends).",
     )
     date: str | None = Field(default=None, description="For one named day: the words that name it (last Monday, 어제).")
     explicit_date: bool = Field(default=False, description="True when the person named one specific day.")
@@ -222,7 +223,9 @@ class SynthesizerOutput(BaseModel):
     claims: list[Claim] = Field(default_factory=list, description="What the answer says, most important first.")
     remark: str = Field(default="", description="Optional: one short sentence of your own, no numbers or dates.")
     sources: list[str] = Field(
-        default_factory=list, max_length=6, description="Ids of the articles the answer draws on (K1, K2); may be empty."
+        default_factory=list,
+        max_length=6,
+        description="Ids of the articles the answer draws on (K1, K2); may be empty.",
     )
     offered: SkipJsonSchema[list[str]] = Field(default_factory=list)
     """The ids the prompt offered (set by code, never by the model): claims are checked against these only."""

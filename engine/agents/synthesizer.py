@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated
 
-from engine.agents.base import AlwaysData, Agent, Data, Inputs, Shown
+from engine.agents.base import Agent, AlwaysData, Data, Inputs, Shown
 from engine.agents.briefing import rules_text
 from engine.agents.schemas import SynthesizerOutput
 from engine.domains.registry import ActiveDomainContext

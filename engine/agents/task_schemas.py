@@ -36,7 +36,7 @@ class ProposedAssumption(BaseModel):
     source: str = Field(
         default="",
         description=(
-            "The id of what shows it: an entry (E3) or fact (F2), a value they wrote (Q1) or \"answer\", "
+            'The id of what shows it: an entry (E3) or fact (F2), a value they wrote (Q1) or "answer", '
             "an expertise or rule line (R4), an article (K1)."
         ),
     )
@@ -49,13 +49,17 @@ class TaskFormationOutput(BaseModel):
     goal: str = Field(default="", description="What the person wants, in one line; values only as ids like {F2}.")
     inputs: list[str] = Field(default_factory=list, description="What the plan is based on.")
     steps: list[str] = Field(
-        default_factory=list, max_length=20, description="The plan, one short step per item; values only as ids like {Q1}."
+        default_factory=list,
+        max_length=20,
+        description="The plan, one short step per item; values only as ids like {Q1}.",
     )
     tools_required: list[str] = Field(default_factory=list)
     expected_output: str = Field(default="")
     risk_flags: list[str] = Field(default_factory=list)
     assumptions: list[ProposedAssumption] = Field(default_factory=list, max_length=8)
-    operations: list[ProposedOp] = Field(default_factory=list, max_length=60, description="Changes to the person's data.")
+    operations: list[ProposedOp] = Field(
+        default_factory=list, max_length=60, description="Changes to the person's data."
+    )
     questions_for_user: list[str] = Field(default_factory=list, max_length=3, description="Only what only they know.")
     next_step: Literal["ready", "investigate", "ask_user", "no_task"] = Field(
         description="ready: plan complete; investigate: needs more of their entries; ask_user; no_task: nothing to do."

@@ -27,8 +27,8 @@ from datetime import date
 from typing import Literal
 
 from engine import texts
-from engine.domains.registry import DomainSelector
 from engine.conversation.typed import read_typed
+from engine.domains.registry import DomainSelector
 from engine.interrupts import ApprovalPayload, AskPayload, to_outcome
 from engine.language.text import clean
 from engine.outcomes import Notice

@@ -31,7 +31,6 @@ from engine.runtime.threads import roll_back
 from engine.store.inbox import InboxItem
 from engine.turns import Control, Message, Resume, Turn
 
-
 log = structlog.get_logger("engine")
 _turn: TypeAdapter[Turn] = TypeAdapter(Turn)
 _outcomes: TypeAdapter[list[Outcome]] = TypeAdapter(list[Outcome])

@@ -33,7 +33,6 @@ from engine.store.inbox import Conversations
 from engine.store.patches import PatchStore
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Resume, Turn
 
-
 _turn: TypeAdapter[Turn] = TypeAdapter(Turn)
 _outcomes: TypeAdapter[list[Outcome]] = TypeAdapter(list[Outcome])
 _NOT_RECORDED = frozenset({"status", "history", "export", "retry", "cancel"})
@@ -62,7 +61,9 @@ class Controls:
         """
         item = recorded
         if item is None and turn.message_id is not None and turn.action not in _NOT_RECORDED:
-            item = await self._inbox.record(turn.conversation, turn.user, "control", turn.model_dump_json(), turn.message_id)
+            item = await self._inbox.record(
+                turn.conversation, turn.user, "control", turn.model_dump_json(), turn.message_id
+            )
         outcomes = await self._run(turn)
         if item is not None:
             await self._inbox.mark(item, "done", outcomes=_outcomes.dump_json(outcomes).decode())
@@ -106,7 +107,9 @@ class Controls:
             return [Notice(text=texts.NOTHING_TO_CANCEL, code="nothing")]
         if pending.payload.asked_by and pending.payload.asked_by != turn.user:
             return [Notice(text=texts.NOT_YOURS, code="not_yours")]
-        item = await self._inbox.record(turn.conversation, turn.user, "control", turn.model_dump_json(), turn.message_id)
+        item = await self._inbox.record(
+            turn.conversation, turn.user, "control", turn.model_dump_json(), turn.message_id
+        )
         if item is None:
             return []
         return await self._runner.invoke(item, thread, Command(resume=CANCEL), closed_by(pending.id, None))
@@ -228,7 +231,9 @@ async def undo(entries: EntryStore, patches: PatchStore, turn: Control) -> list[
     a cancelled plan, /undo has nothing of that plan to undo and leaves the earlier log alone.
     """
     logged = await entries.last_logged(turn.user)
-    since = [t for t in (await patches.last_committed_at(turn.user), await patches.last_event_at(turn.conversation)) if t]
+    since = [
+        t for t in (await patches.last_committed_at(turn.user), await patches.last_event_at(turn.conversation)) if t
+    ]
     if logged is not None and all(logged.created_at > t for t in since):
         await entries.remove(turn.user, logged.entry_id)
         return [Notice(text=texts.log_removed(logged.summary, logged.occurred_on), code="undone")]

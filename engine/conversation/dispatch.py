@@ -15,7 +15,15 @@ import structlog
 from langgraph.types import Command
 
 from engine.conversation.admission import (
-    AnswerPending, Hold, Pending, Read, check_feedback, check_message, check_resume, check_text, reader,
+    AnswerPending,
+    Hold,
+    Pending,
+    Read,
+    check_feedback,
+    check_message,
+    check_resume,
+    check_text,
+    reader,
 )
 from engine.conversation.controls import Controls
 from engine.conversation.runner import Runner, outcomes_json
@@ -100,7 +108,12 @@ class Dispatch:
         again = await repeats.repeated(self._inbox, self._entries, cleaned) if verdict is None else None
         status: InboxStatus = "deferred" if isinstance(verdict, Hold) else "pending"
         item = await self._inbox.record(
-            turn.conversation, turn.user, "message", cleaned.model_dump_json(), turn.message_id, status,
+            turn.conversation,
+            turn.user,
+            "message",
+            cleaned.model_dump_json(),
+            turn.message_id,
+            status,
             words=repeats.words(text),
         )
         if item is None:  # the same delivery raced in; `find` shows what became of it

@@ -28,7 +28,8 @@ CANCEL_WORDS: Final = frozenset(
      "취소합니다", "아니", "아니요", "아뇨"}
 )  # fmt: skip
 _REVISE = re.compile(
-    r"(?:revise|수정(?:해줘|해주세요|해요|해)?)(?=$|[\s:,.!\-–—])[\s:,.!\-–—]*(?P<feedback>.*)", re.IGNORECASE | re.DOTALL
+    r"(?:revise|수정(?:해줘|해주세요|해요|해)?)(?=$|[\s:,.!\-–—])[\s:,.!\-–—]*(?P<feedback>.*)",
+    re.IGNORECASE | re.DOTALL,
 )
 """A line starting with revise (수정) revises the plan; the rest of the line is the feedback."""
 SKIP_WORDS: Final = frozenset({"skip", "skip it", "pass", "건너뛰기", "건너뛸게", "스킵", "패스"})

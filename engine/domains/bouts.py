@@ -28,8 +28,7 @@ class ReadBout:
 def metrics_of(data: dict[str, Any]) -> dict[str, tuple[str, str]]:
     """An entry's metrics: name -> (value, unit)."""
     return {
-        str(m.get("name", "")): (str(m.get("value", "")), str(m.get("unit") or ""))
-        for m in data.get("metrics") or ()
+        str(m.get("name", "")): (str(m.get("value", "")), str(m.get("unit") or "")) for m in data.get("metrics") or ()
     }
 
 

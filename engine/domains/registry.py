@@ -133,7 +133,9 @@ class DomainRegistry:
         """Domain -> its name in ``language``, for the domains whose file gives one."""
         found = self._labels.get(language)
         if found is None:
-            found = self._labels[language] = {n: d.label[language] for n, d in self._domains.items() if language in d.label}
+            found = self._labels[language] = {
+                n: d.label[language] for n, d in self._domains.items() if language in d.label
+            }
         return found
 
     def vocabulary(self, names: Sequence[str] | None = None) -> Vocabulary:

@@ -12,7 +12,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 from pydantic.json_schema import SkipJsonSchema
 
-
 SetKind = Literal["normal", "warmup", "drop", "failure"]
 """What a set was: a working set, a warm-up, a drop set, or a failure (a failed attempt has 0 reps)."""
 
@@ -124,5 +123,3 @@ class Entry(NewEntry):
     status: EntryStatus
     supersedes: str | None
     created_at: datetime
-
-

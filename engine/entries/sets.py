@@ -150,8 +150,14 @@ def set_lines(entry: Entry) -> Iterator[SetLine]:
             details = [d for d in ex.get("set_details") or [] if isinstance(d, Mapping)]
             wrote = True
             if not details:
-                measures = [("sets", ex.get("sets")), ("distance_km", ex.get("distance_km")), ("duration", ex.get("duration"))]
-                yield SetLine(entry, text(ex.get("source_name") or ex.get("name")), text(ex.get("name")), metrics=pairs(measures))
+                measures = [
+                    ("sets", ex.get("sets")),
+                    ("distance_km", ex.get("distance_km")),
+                    ("duration", ex.get("duration")),
+                ]
+                yield SetLine(
+                    entry, text(ex.get("source_name") or ex.get("name")), text(ex.get("name")), metrics=pairs(measures)
+                )
                 continue
             for d in details:
                 yield _set(entry, ex, d, unit)

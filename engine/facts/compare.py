@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import itemgetter
 
+from engine.entries.model import Entry
 from engine.facts.display import _signed, _with_unit
 from engine.facts.found import _Found, _found
 from engine.facts.lifts import _Lift, _lifts
@@ -12,7 +13,6 @@ from engine.facts.measures import _BODYWEIGHT, _WEIGHTED
 from engine.facts.model import Fact
 from engine.facts.rows import _DAY
 from engine.facts.scan import _scan
-from engine.entries.model import Entry
 
 
 def _pct(delta: float, base: float) -> float | None:
@@ -35,8 +35,13 @@ def _compare(lift: _Lift, found: _Found) -> list[Fact]:
         fact_unit, delta_unit = m.unit(unit), m.short_unit(unit)
         out.append(
             Fact(
-                key=f"{name}.latest.{m.key}", label=f"{m.noun} in the latest {name} session{note}",
-                value=now, unit=fact_unit, display=m.show(last, unit), on=last[_DAY], dates=[last[_DAY]],
+                key=f"{name}.latest.{m.key}",
+                label=f"{m.noun} in the latest {name} session{note}",
+                value=now,
+                unit=fact_unit,
+                display=m.show(last, unit),
+                on=last[_DAY],
+                dates=[last[_DAY]],
                 entry_ids=lift.ids(last),
             )
         )
@@ -55,8 +60,11 @@ def _compare(lift: _Lift, found: _Found) -> list[Fact]:
                 # Ranked like the best itself, so 55 kg × 10 beats 55 kg × 5.
                 rank = itemgetter(*m.order)
                 verdict = (
-                    ", a new best" if rank(last) > rank(other)
-                    else ", equal to the best" if rank(last) == rank(other) else ", below the best"
+                    ", a new best"
+                    if rank(last) > rank(other)
+                    else ", equal to the best"
+                    if rank(last) == rank(other)
+                    else ", below the best"
                 )
                 then_label = f"previous best {m.noun} of {name} (before the latest session){note}{where}"
             delta = now - then
@@ -64,24 +72,45 @@ def _compare(lift: _Lift, found: _Found) -> list[Fact]:
             vs = f"latest {last[_DAY].isoformat()} vs {what} {other[_DAY].isoformat()}{where}"
             out.append(
                 Fact(
-                    key=f"{name}.{side}.{m.key}", label=then_label, value=then, unit=fact_unit,
-                    display=m.show(other, unit), on=other[_DAY], dates=[other[_DAY]], entry_ids=lift.ids(other),
-                    found=count, found_span=span,
+                    key=f"{name}.{side}.{m.key}",
+                    label=then_label,
+                    value=then,
+                    unit=fact_unit,
+                    display=m.show(other, unit),
+                    on=other[_DAY],
+                    dates=[other[_DAY]],
+                    entry_ids=lift.ids(other),
+                    found=count,
+                    found_span=span,
                 )
             )
             out.append(
                 Fact(
-                    key=f"{name}.vs_{side}.{m.key}", label=f"change in {m.noun} of {name}, {vs}{verdict}{note}",
-                    value=delta, unit=delta_unit, display=_with_unit(_signed(delta), delta_unit),
-                    dates=dates, entry_ids=ids, change=True, found=count, found_span=span,
+                    key=f"{name}.vs_{side}.{m.key}",
+                    label=f"change in {m.noun} of {name}, {vs}{verdict}{note}",
+                    value=delta,
+                    unit=delta_unit,
+                    display=_with_unit(_signed(delta), delta_unit),
+                    dates=dates,
+                    entry_ids=ids,
+                    change=True,
+                    found=count,
+                    found_span=span,
                 )
             )
             if (pct := _pct(delta, then)) is not None:
                 out.append(
                     Fact(
-                        key=f"{name}.vs_{side}.{m.key}_pct", label=f"change in {m.noun} of {name} in percent, {vs}",
-                        value=pct, unit="%", display=_signed(pct) + "%", dates=dates, entry_ids=ids, change=True,
-                        found=count, found_span=span,
+                        key=f"{name}.vs_{side}.{m.key}_pct",
+                        label=f"change in {m.noun} of {name} in percent, {vs}",
+                        value=pct,
+                        unit="%",
+                        display=_signed(pct) + "%",
+                        dates=dates,
+                        entry_ids=ids,
+                        change=True,
+                        found=count,
+                        found_span=span,
                     )
                 )
     return out

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from engine.domains.registry import DomainRegistry
+from engine.entries.model import Entry
 from engine.facts.cardio import _bout_facts
 from engine.facts.compare import _compare
 from engine.facts.found import _found
@@ -14,7 +15,6 @@ from engine.facts.lifts import _lifts
 from engine.facts.model import Fact
 from engine.facts.scan import _scan
 from engine.facts.strength import _lift_facts
-from engine.entries.model import Entry
 
 
 def compute_facts(

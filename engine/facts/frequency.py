@@ -25,24 +25,44 @@ def _frequency(sessions: dict[str, dict[date, list[str]]], today: date | None, f
     weeks = max(1.0, ((end - start).days + 1) / 7)
     over = f"counted over {weeks_text(weeks)} to {end.isoformat()}"
     out: list[Fact] = []
-    rows = [("all", "workout", all_days, [i for days in sessions.values() for ids in days.values() for i in ids],
-             sum(len(days) for days in sessions.values()))]
-    rows += [(dom, dom, sorted(days), [i for ids in days.values() for i in ids], len(days))
-             for dom, days in sorted(sessions.items())]
+    rows = [
+        (
+            "all",
+            "workout",
+            all_days,
+            [i for days in sessions.values() for ids in days.values() for i in ids],
+            sum(len(days) for days in sessions.values()),
+        )
+    ]
+    rows += [
+        (dom, dom, sorted(days), [i for ids in days.values() for i in ids], len(days))
+        for dom, days in sorted(sessions.items())
+    ]
     for key, noun, dates, ids, count in rows:
         out.append(
             Fact(
-                key=f"{key}.sessions", label=f"{noun} sessions {found.words}", value=count, unit="sessions",
-                display=f"{count} session{'s' if count != 1 else ''}", dates=dates, entry_ids=ids,
-                found=found.count, found_span=found.span,
+                key=f"{key}.sessions",
+                label=f"{noun} sessions {found.words}",
+                value=count,
+                unit="sessions",
+                display=f"{count} session{'s' if count != 1 else ''}",
+                dates=dates,
+                entry_ids=ids,
+                found=found.count,
+                found_span=found.span,
             )
         )
         rate = count / weeks
         out.append(
             Fact(
-                key=f"{key}.sessions_per_week", label=f"{noun} sessions per week {found.words}, {over}", value=rate,
-                unit="sessions/week", display=f"{_fmt(rate)} per week", dates=[start, end],
-                found=found.count, found_span=found.span,
+                key=f"{key}.sessions_per_week",
+                label=f"{noun} sessions per week {found.words}, {over}",
+                value=rate,
+                unit="sessions/week",
+                display=f"{_fmt(rate)} per week",
+                dates=[start, end],
+                found=found.count,
+                found_span=found.span,
             )
         )
     return out

@@ -8,11 +8,11 @@ from datetime import date
 from operator import itemgetter
 from typing import Any
 
+from engine.entries.model import Entry
 from engine.facts.display import _fmt, _with_unit
 from engine.facts.model import LB_TO_KG
 from engine.facts.rows import _AT, _BY_DAY, _BY_ID, _DAY, _ENTRY_ID, _EX_AT, _TOP_UNIT, _merge, _Row
-from engine.facts.scan import _scan, _Scan
-from engine.entries.model import Entry
+from engine.facts.scan import _Scan, _scan
 
 
 @dataclass(slots=True)
@@ -119,8 +119,6 @@ def _summary(logs: Sequence[dict[str, Any]]) -> tuple[int, str]:
             reps = f"{r} reps" if r is not None else "? reps"
             parts.append(f"{head}{reps} × {len(pairs)} set{'s' if len(pairs) != 1 else ''}")
         else:
-            body = ", ".join(
-                f"{_fmt(w) if w is not None else 'BW'}×{r if r is not None else '?'}" for w, r in pairs
-            )
+            body = ", ".join(f"{_fmt(w) if w is not None else 'BW'}×{r if r is not None else '?'}" for w, r in pairs)
             parts.append(_with_unit(body, unit))
     return count, "; ".join(parts)

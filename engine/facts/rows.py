@@ -16,8 +16,21 @@ from typing import Any
 # logged exercise is found again by position (AT, EX_AT).
 _Row = tuple[Any, ...]
 (
-    _DAY, _ENTRY_ID, _AT, _EX_AT, _VOLUME, _TOP, _TOP_W, _TOP_R, _TOP_UNIT,
-    _E1, _E1_W, _E1_R, _E1_UNIT, _REPS, _MAX_REPS,
+    _DAY,
+    _ENTRY_ID,
+    _AT,
+    _EX_AT,
+    _VOLUME,
+    _TOP,
+    _TOP_W,
+    _TOP_R,
+    _TOP_UNIT,
+    _E1,
+    _E1_W,
+    _E1_R,
+    _E1_UNIT,
+    _REPS,
+    _MAX_REPS,
 ) = range(15)
 """Row fields. AT: index of the entry in the entries given; EX_AT: of the
 exercise in its ``data["exercises"]``; REPS and MAX_REPS: total and most reps
@@ -33,9 +46,15 @@ def _merge(a: _Row, b: _Row) -> _Row:
     top = a if (a[_TOP], a[_TOP_R]) >= (b[_TOP], b[_TOP_R]) else b
     e1 = a if a[_E1] >= b[_E1] else b
     return (
-        a[_DAY], a[_ENTRY_ID], a[_AT], a[_EX_AT], _sum(a[_VOLUME], b[_VOLUME]),
-        *top[_TOP : _TOP_UNIT + 1], *e1[_E1 : _E1_UNIT + 1],
-        _sum(a[_REPS], b[_REPS]), max(a[_MAX_REPS], b[_MAX_REPS]),
+        a[_DAY],
+        a[_ENTRY_ID],
+        a[_AT],
+        a[_EX_AT],
+        _sum(a[_VOLUME], b[_VOLUME]),
+        *top[_TOP : _TOP_UNIT + 1],
+        *e1[_E1 : _E1_UNIT + 1],
+        _sum(a[_REPS], b[_REPS]),
+        max(a[_MAX_REPS], b[_MAX_REPS]),
     )
 
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from engine.domains.registry import DomainRegistry
 from engine.domains.bouts import ReadBout, metrics_of, read_bout
-from engine.facts.rows import _DAY, _Row
+from engine.domains.registry import DomainRegistry
 from engine.entries.model import Entry
+from engine.facts.rows import _DAY, _Row
 
 
 @dataclass(slots=True)
@@ -93,8 +93,21 @@ def _scan(
                 row = (day, eid, at, ex_at, volume, top_w, top_w, top_r, unit, e1, e1_w, e1_r, unit, reps, max_reps)
             else:
                 row = (
-                    day, eid, at, ex_at, volume * factor, top_w * factor, top_w, top_r, unit,
-                    e1 * factor if e1 >= 0 else -1.0, e1_w, e1_r, unit, reps, max_reps,
+                    day,
+                    eid,
+                    at,
+                    ex_at,
+                    volume * factor,
+                    top_w * factor,
+                    top_w,
+                    top_r,
+                    unit,
+                    e1 * factor if e1 >= 0 else -1.0,
+                    e1_w,
+                    e1_r,
+                    unit,
+                    reps,
+                    max_reps,
                 )
             rows = lifts.get(name)
             if rows is None:

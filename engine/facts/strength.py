@@ -20,32 +20,58 @@ def _lift_facts(lift: _Lift, today: date | None, found: _Found) -> list[Fact]:
     count, summary = _summary(lift.logs(last))
     out = [
         Fact(
-            key=f"{name}.sessions", label=f"{name} sessions {where}", value=len(days),
-            unit="sessions", display=f"{len(days)} session{'s' if len(days) != 1 else ''}",
-            dates=list(map(_BY_DAY, days)), entry_ids=lift.all_ids(days), found=found.count, found_span=found.span,
+            key=f"{name}.sessions",
+            label=f"{name} sessions {where}",
+            value=len(days),
+            unit="sessions",
+            display=f"{len(days)} session{'s' if len(days) != 1 else ''}",
+            dates=list(map(_BY_DAY, days)),
+            entry_ids=lift.all_ids(days),
+            found=found.count,
+            found_span=found.span,
         ),
         Fact(
-            key=f"{name}.last", label=f"last {name} session {where}", value=count, unit="sets",
-            display=summary, on=last[_DAY], dates=[last[_DAY]], entry_ids=lift.ids(last),
-            found=found.count, found_span=found.span,
+            key=f"{name}.last",
+            label=f"last {name} session {where}",
+            value=count,
+            unit="sets",
+            display=summary,
+            on=last[_DAY],
+            dates=[last[_DAY]],
+            entry_ids=lift.ids(last),
+            found=found.count,
+            found_span=found.span,
         ),
     ]
     if today is not None:
         ago = (today - last[_DAY]).days
         out.append(
             Fact(
-                key=f"{name}.days_since_last", label=f"days since the last {name} session {where}", value=ago,
-                unit="days", display=f"{ago} day{'s' if ago != 1 else ''}", dates=[last[_DAY], today],
-                entry_ids=lift.ids(last), found=found.count, found_span=found.span,
+                key=f"{name}.days_since_last",
+                label=f"days since the last {name} session {where}",
+                value=ago,
+                unit="days",
+                display=f"{ago} day{'s' if ago != 1 else ''}",
+                dates=[last[_DAY], today],
+                entry_ids=lift.ids(last),
+                found=found.count,
+                found_span=found.span,
             )
         )
 
     def one(key: str, label: str, value: float, m: _Measure, display: str, r: _Row, *, record: bool = False) -> Fact:
         """A fact from one session; a ``record`` is the best of the entries found and says so."""
         return Fact(
-            key=f"{name}.{key}", label=f"{label}{note} {where}" if record else label + note, value=value,
-            unit=m.unit(unit), display=display, on=r[_DAY], dates=[r[_DAY]], entry_ids=lift.ids(r),
-            found=found.count if record else None, found_span=found.span if record else None,
+            key=f"{name}.{key}",
+            label=f"{label}{note} {where}" if record else label + note,
+            value=value,
+            unit=m.unit(unit),
+            display=display,
+            on=r[_DAY],
+            dates=[r[_DAY]],
+            entry_ids=lift.ids(r),
+            found=found.count if record else None,
+            found_span=found.span if record else None,
         )
 
     measures = _WEIGHTED if lift.weighted else _BODYWEIGHT
@@ -82,9 +108,11 @@ def _lift_facts(lift: _Lift, today: date | None, found: _Found) -> list[Fact]:
             Fact(
                 key=f"{name}.week_volume.{week}",
                 label=f"{per} in week {week} ({monday.isoformat()} to {sunday.isoformat()}){note}",
-                value=total, unit=size.unit(unit),
+                value=total,
+                unit=size.unit(unit),
                 display=_with_unit(_fmt(total), size.short_unit(unit)),
-                dates=list(map(_BY_DAY, group)), entry_ids=lift.all_ids(group),
+                dates=list(map(_BY_DAY, group)),
+                entry_ids=lift.all_ids(group),
             )
         )
     return out

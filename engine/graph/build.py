@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from engine.graph.deps import Deps
 from engine.graph.chat_node import ChatNode
+from engine.graph.deps import Deps
 from engine.graph.log_nodes import LogNodes
 from engine.graph.query_nodes import QueryNodes
 from engine.graph.routes import Routes

@@ -12,9 +12,9 @@ from typing import Any
 
 import structlog
 
+from engine import texts
 from engine.agents.base import ask
 from engine.agents.chat import CHAT, ChatInput
-from engine import texts
 from engine.graph.deps import Deps
 from engine.graph.state import State, emit
 from engine.graph.view import TurnView

@@ -14,22 +14,21 @@ from typing import Any
 
 from langgraph.types import interrupt
 
+from engine import interrupts, texts
 from engine.agents.base import ask
 from engine.agents.clarifier import CLARIFIER, ClarifierInput, patterns
+from engine.agents.context import ClarificationItem, HistoryItem
 from engine.agents.parser import parse, parser_input
 from engine.agents.router import RouterInput, history_lines, route
 from engine.agents.schemas import ParserOutput
-from engine import texts
-from engine.language.dates import resolve_date
-from engine.agents.context import ClarificationItem, HistoryItem
-from engine import interrupts
+from engine.entries.model import NewEntry
+from engine.entries.summaries import summarize
+from engine.graph.deps import Deps
 from engine.graph.state import State, dump, emit
 from engine.graph.view import TurnView
 from engine.interrupts import AskQuestion, Cancelled
+from engine.language.dates import resolve_date
 from engine.outcomes import Logged, LoggedEntry, Notice
-from engine.graph.deps import Deps
-from engine.entries.model import NewEntry
-from engine.entries.summaries import summarize
 from engine.reading.message import keep_read, parsed_from, read_message
 
 EMPTY_PARSE = "what was done"
@@ -54,9 +53,11 @@ class LogNodes:
         t = TurnView(state, self.d)
         if self.d.read_in_code and (read := self._read(t)) is not None:
             return read
-        out = await route(self.d.llm, registry, RouterInput(
-            domains=registry.describe(), history=history_lines(t.history), text=t.text
-        ))
+        out = await route(
+            self.d.llm,
+            registry,
+            RouterInput(domains=registry.describe(), history=history_lines(t.history), text=t.text),
+        )
         domains = out.domains
         if out.intent == "LOG" and not domains and (fallback := registry.fallback):
             domains = [fallback]
@@ -75,9 +76,14 @@ class LogNodes:
             log = reading.log
             unnamed = log.has_notation and not (log.exercises or log.sport or log.names_a_lift or log.metrics)
             return {
-                "intent": "LOG", "also_query": reading.also_query, "domains": domains,
-                "read": {"complete": reading.log.complete, "parsed": dump(parsed_from(reading.log)),
-                         "unnamed": unnamed},
+                "intent": "LOG",
+                "also_query": reading.also_query,
+                "domains": domains,
+                "read": {
+                    "complete": reading.log.complete,
+                    "parsed": dump(parsed_from(reading.log)),
+                    "unnamed": unnamed,
+                },
             }
         if reading.kind == "query":
             return {"intent": "QUERY", "domains": reading.domains, "code_plan": reading.planned}
@@ -156,9 +162,11 @@ class LogNodes:
             )
             return {"ask": dump(payload), **asked}
         ctx = t.ctx
-        out = await ask(self.d.llm, CLARIFIER, ClarifierInput(
-            patterns=patterns(ctx), text=t.text, missing=parsed.missing if parsed else []
-        ))
+        out = await ask(
+            self.d.llm,
+            CLARIFIER,
+            ClarifierInput(patterns=patterns(ctx), text=t.text, missing=parsed.missing if parsed else []),
+        )
         payload = interrupts.ask(
             [AskQuestion(text=q.question, options=q.options, gap=q.gap_addressed) for q in out.questions],
             why=out.context_explanation,
@@ -272,9 +280,7 @@ def _occurred_on(date_text: str, text: str, today: date) -> tuple[date, str]:
 
 def _logged(stored: list[Any]) -> Logged:
     return Logged(
-        entries=[
-            LoggedEntry(entry_id=e.entry_id, on=e.occurred_on, domain=e.domain, summary=e.summary) for e in stored
-        ]
+        entries=[LoggedEntry(entry_id=e.entry_id, on=e.occurred_on, domain=e.domain, summary=e.summary) for e in stored]
     )
 
 

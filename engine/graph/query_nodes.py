@@ -22,10 +22,10 @@ from engine import interrupts, texts
 from engine.agents.analyzer import ANALYZER, AnalyzerInput
 from engine.agents.base import ask
 from engine.agents.briefing import entry_lines, other_domains
+from engine.agents.budget import PROMPT_BUDGET, tokens
 from engine.agents.clarifier import CLARIFIER, ClarifierInput, patterns
 from engine.agents.planner import PLANNER, PlannerInput, shape_text
 from engine.agents.schemas import AnalyzerOutput, Gap, PlannerOutput
-from engine.agents.budget import PROMPT_BUDGET, tokens
 from engine.agents.synthesizer import SYNTHESIZER, SynthesizerInput, synthesizer_input
 from engine.domains.registry import ActiveDomainContext
 from engine.errors import ModelFailed, ModelMissing, ModelTimeout, ModelUnreachable
@@ -36,16 +36,16 @@ from engine.graph.state import State, dump, emit
 from engine.graph.view import TurnView
 from engine.interrupts import AskQuestion
 from engine.outcomes import Answer, Notice
+from engine.query import articles as kb
 from engine.query.answering import answer_outcome, gaps_for, question_values, shown_to, table_for
 from engine.query.asked import answering, asked_facts
-from engine.query.claims import Kept, check_claims, schema_for
-from engine.query.offer import offer
-from engine.query.references import RefTable
-from engine.query import articles as kb
 from engine.query.asking import shows_list
+from engine.query.claims import Kept, check_claims, schema_for
 from engine.query.lookup import articles_for
+from engine.query.offer import offer
 from engine.query.questions import QuestionShape, read_question
 from engine.query.records import history_facts, merge
+from engine.query.references import RefTable
 from engine.query.render import language_of
 from engine.query.retrieval import Retriever, normalize_instructions
 from engine.store.bouts import BoutStore
@@ -110,20 +110,22 @@ class QueryNodes:
             # Code read the question (terms, period, intent): the plan is code's reading, no Planner call.
             # A round after thin retrieval or a failed check asks the Planner.
             return {"plan": dump(CODE_PLAN), "plan_rounds": 1, "expansion_request": []}
-        attempts = [
-            f"{a.strategy} {a.start or ''}..{a.end or ''} found {a.found}" for a in t.retrieval.attempts
-        ]
-        out = await ask(self.d.llm, PLANNER, PlannerInput(
-            today=t.today,
-            domains=ctx.domains_loaded,
-            other_domains=other_domains(ctx, self.d.selector.registry),
-            expertise=ctx.expertise,
-            question=t.text,
-            shape=shape_text(shape),
-            responses=t.user_responses,
-            attempts=attempts,
-            gaps=[g.description for g in analysis.gaps] if (analysis := t.analysis) else [],
-        ))
+        attempts = [f"{a.strategy} {a.start or ''}..{a.end or ''} found {a.found}" for a in t.retrieval.attempts]
+        out = await ask(
+            self.d.llm,
+            PLANNER,
+            PlannerInput(
+                today=t.today,
+                domains=ctx.domains_loaded,
+                other_domains=other_domains(ctx, self.d.selector.registry),
+                expertise=ctx.expertise,
+                question=t.text,
+                shape=shape_text(shape),
+                responses=t.user_responses,
+                attempts=attempts,
+                gaps=[g.description for g in analysis.gaps] if (analysis := t.analysis) else [],
+            ),
+        )
         return {
             "plan": dump(out),
             "plan_rounds": t.plan_rounds + 1,
@@ -138,7 +140,11 @@ class QueryNodes:
         planned = list(planned_out.retrieval_instructions) if planned_out else []
         instructions = normalize_instructions(planned, shape, ctx, lists=shows_list(t.text))
         result, entries = await self.retriever.run(
-            t.user, instructions, today, shape.wanted, min_days=2 if shape.is_comparison else 1,
+            t.user,
+            instructions,
+            today,
+            shape.wanted,
+            min_days=2 if shape.is_comparison else 1,
             canonical=ctx.vocabulary.canonicals,
         )
         exercises = [w for w in shape.wanted if w in ctx.vocabulary.canonicals] or None
@@ -164,7 +170,9 @@ class QueryNodes:
             articles=len(notes),
         )
         update: dict[str, Any] = {
-            "retrieval": dump(result), "facts": [dump(f) for f in facts], "refs": dump(table),
+            "retrieval": dump(result),
+            "facts": [dump(f) for f in facts],
+            "refs": dump(table),
             "articles": [dump(n) for n in notes],
         }
         if self.d.library is not None and (away := self.d.library.notice()) is not None:
@@ -178,16 +186,20 @@ class QueryNodes:
         ctx = t.ctx
         entries = await self.d.entries.by_ids(t.user, t.retrieval.entry_ids)
         retrieval = t.retrieval
-        out = await ask(self.d.llm, ANALYZER, AnalyzerInput(
-            domains=ctx.domains_loaded,
-            expertise=ctx.expertise,
-            other_domains=other_domains(ctx, self.d.selector.registry),
-            question=t.text,
-            facts=facts_text(t.facts),
-            entries=entry_lines(entries),
-            responses=t.user_responses,
-            notes=[*retrieval.warnings, *kb.found_note(t.articles)],
-        ))
+        out = await ask(
+            self.d.llm,
+            ANALYZER,
+            AnalyzerInput(
+                domains=ctx.domains_loaded,
+                expertise=ctx.expertise,
+                other_domains=other_domains(ctx, self.d.selector.registry),
+                question=t.text,
+                facts=facts_text(t.facts),
+                entries=entry_lines(entries),
+                responses=t.user_responses,
+                notes=[*retrieval.warnings, *kb.found_note(t.articles)],
+            ),
+        )
         requested = expansion_requests(out.gaps, t.loaded_domains, self.d.selector.registry.names)
         return {"analysis": dump(out), "expansion_request": requested}
 
@@ -232,9 +244,11 @@ class QueryNodes:
             if planned is None or planned.next_action != "clarify" or t.declined:
                 return {"ask": None}
             gaps = [Gap(description=planned.reasoning or "what you mean", gap_type="clarification")]
-        out = await ask(self.d.llm, CLARIFIER, ClarifierInput(
-            patterns=patterns(t.ctx), text=t.text, missing=[g.description for g in gaps[:3]]
-        ))
+        out = await ask(
+            self.d.llm,
+            CLARIFIER,
+            ClarifierInput(patterns=patterns(t.ctx), text=t.text, missing=[g.description for g in gaps[:3]]),
+        )
         payload = interrupts.ask(
             [
                 AskQuestion(text=q.question, options=q.options, gap=gaps[min(i, len(gaps) - 1)].description)
@@ -264,10 +278,19 @@ class QueryNodes:
         responses = t.user_responses
         feedback = t.feedback
         shown = kb.prompt(articles) if articles else ""
+
         # The values get what the budget leaves after the instructions and the rest of the prompt.
         def inputs(offered: RefTable) -> SynthesizerInput:
-            return synthesizer_input(ctx, lang, question=t.text, offered=offered, responses=responses,
-                                     notes=notes, feedback=feedback, articles=shown)
+            return synthesizer_input(
+                ctx,
+                lang,
+                question=t.text,
+                offered=offered,
+                responses=responses,
+                notes=notes,
+                feedback=feedback,
+                articles=shown,
+            )
 
         empty = SYNTHESIZER.messages(inputs(RefTable()))
         base = tokens(empty.system) + tokens(empty.user)
@@ -281,8 +304,11 @@ class QueryNodes:
             # Code read what was asked and computed the answer: the person gets it without the model,
             # told why there is nothing more (FINISH states code's claims alone).
             log.warning("synthesize.model_down", error=type(exc).__name__)
-            return {"draft": None, "answered_by_code": False, **emit(Notice(
-                text=texts.answered_without_model(lang), code="model_down"))}
+            return {
+                "draft": None,
+                "answered_by_code": False,
+                **emit(Notice(text=texts.answered_without_model(lang), code="model_down")),
+            }
         out.offered = [r.id for r in offered.refs]
         return {"draft": dump(out), "answered_by_code": False}
 
@@ -296,8 +322,11 @@ class QueryNodes:
         usable = check is not None and (check.usable or bool(self._must(t)))
         feedback = "" if usable or check is None else check.feedback()
         log.info(
-            "evaluation", verdict="pass" if usable else "fail", kept=len(check.kept) if check else 0,
-            dropped=check.dropped if check else [], notes_dropped=len(check.notes_dropped) if check else 0,
+            "evaluation",
+            verdict="pass" if usable else "fail",
+            kept=len(check.kept) if check else 0,
+            dropped=check.dropped if check else [],
+            notes_dropped=len(check.notes_dropped) if check else 0,
             attempt=retries,
         )
         evaluation = {"verdict": "pass" if usable else "fail", "feedback": feedback}

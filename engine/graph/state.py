@@ -16,7 +16,6 @@ from pydantic import BaseModel
 
 from engine.agents.context import ClarificationItem, HistoryItem
 
-
 RESET: dict[str, Any] = {"kind": "reset"}
 """Leads the ``outcomes`` a new message starts with: the turn's outcomes start empty."""
 
@@ -154,9 +153,7 @@ KEPT = ("history",)
 """Fields that outlive a turn."""
 
 
-def fresh_turn(
-    *, turn_id: str, conversation: str, user: str, text: str, today: str, timezone: str
-) -> State:
+def fresh_turn(*, turn_id: str, conversation: str, user: str, text: str, today: str, timezone: str) -> State:
     """The input of a new message: every per-turn field reset (``outcomes`` too, through ``RESET``)."""
     header = State(turn_id=turn_id, conversation=conversation, user=user, text=text, today=today, timezone=timezone)
     # Copied, so no turn's writes can reach the shared defaults.

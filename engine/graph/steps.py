@@ -18,10 +18,12 @@ log = structlog.get_logger("engine.graph")
 # metadata, and a callback has no business there.
 current_progress: ContextVar[Progress | None] = ContextVar("almanac_progress", default=None)
 
+
 class Node(Protocol):
     """A graph node: reads the state, returns the fields it changes."""
 
     async def __call__(self, state: State) -> dict[str, Any]: ...
+
 
 STAGES = {
     "route": "routing",

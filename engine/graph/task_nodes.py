@@ -27,35 +27,35 @@ from typing import Any
 import structlog
 from langgraph.types import interrupt
 
+from engine import interrupts
 from engine.agents.base import ask
 from engine.agents.former import FORMER, FormerInput
-from engine.tasks.model import Evidence, Patch, TaskSheet, WorkPlan
 from engine.agents.task_schemas import TaskFormationOutput
 from engine.domains.model import Domain
 from engine.domains.registry import ActiveDomainContext
 from engine.entries.model import Entry
 from engine.facts import Fact, compute_facts
 from engine.graph.deps import Deps
-from engine import interrupts
 from engine.graph.state import State, dump, emit
 from engine.graph.view import TurnView
 from engine.interrupts import ApprovalPayload, AskQuestion, Cancelled
-from engine.outcomes import Answer, Logged, LoggedEntry, Notice
 from engine.knowledge.model import Chunk
+from engine.outcomes import Answer, Logged, LoggedEntry, Notice
 from engine.query import articles as kb
 from engine.query.answering import names_for
 from engine.query.articles import ArticleNote
 from engine.query.lookup import articles_for
 from engine.query.references import RefTable
 from engine.query.render import language_of
+from engine.tasks import texts as plan_texts
 from engine.tasks.amounts import Given, logged_amounts
 from engine.tasks.evidence import add_rule_lines, check_evidence
-from engine.tasks.logged import logged_values
 from engine.tasks.formation import OpCheck, Round, check_ops, confidence, gate, patch_id_for, proposal_of, stagnated
+from engine.tasks.logged import logged_values
+from engine.tasks.model import Evidence, Patch, TaskSheet, WorkPlan
 from engine.tasks.said import Said, not_yet_asked
 from engine.tasks.values import article_values_once, formation_table, subjects_of, window
-from engine.tasks.wording import wording_problems, worded
-from engine.tasks import texts as plan_texts
+from engine.tasks.wording import worded, wording_problems
 
 log = structlog.get_logger("engine.tasks")
 MAX_TASK_QUESTIONS_ROUNDS = 2
@@ -172,19 +172,29 @@ class TaskNodes:
             asked = messages
             now = datetime.now(timezone.utc)
             try:
-                out = await asyncio.wait_for(ask(self.d.llm, FORMER, messages), timeout=max(0.0, deadline - time.monotonic()))
+                out = await asyncio.wait_for(
+                    ask(self.d.llm, FORMER, messages), timeout=max(0.0, deadline - time.monotonic())
+                )
             except TimeoutError:
                 log.warning("task.out_of_time", attempt=attempt + 1, budget_ms=budget.max_time_ms)
                 break
             if out.next_step == "no_task":
                 reply = Answer(text=plan_texts.nothing_to_plan(out.reasoning))
                 return {"task": None, "ask": None, **emit(reply)}
-            given = Given(table, t.text, logged_amounts(logged_values(entries, facts)), lang, names_for(table, ctx, lang))
+            given = Given(
+                table, t.text, logged_amounts(logged_values(entries, facts)), lang, names_for(table, ctx, lang)
+            )
             check = check_ops(out.operations, domain, ctx, entries, today, now.isoformat(), given)
             subjects = [op.exercise for op in check.ops if op.exercise] or request_terms
             claims = check_evidence(
-                out.assumptions, table=table, entries=entries if "entries" in tools else [], facts=facts, ctx=ctx,
-                subjects=subjects, now=now, said=said,
+                out.assumptions,
+                table=table,
+                entries=entries if "entries" in tools else [],
+                facts=facts,
+                ctx=ctx,
+                subjects=subjects,
+                now=now,
+                said=said,
             )
             evidence = [*check.evidence, *claims]
             conf = confidence(evidence) if not (check.problems or check.refused) else 0.0
@@ -193,7 +203,9 @@ class TaskNodes:
             problems = [*check.problems, *check.refused, *check.needs_user, *wording, *denied]
             passed = gate(conf, evidence, check, policy.confidence_threshold)
             await self._event(
-                t, "PLAN_PROGRESS", f"round {attempt + 1}: confidence {conf:.2f}, {len(check.ops)} changes, {len(problems)} problems"
+                t,
+                "PLAN_PROGRESS",
+                f"round {attempt + 1}: confidence {conf:.2f}, {len(check.ops)} changes, {len(problems)} problems",
             )
             log.info("task.round", attempt=attempt + 1, confidence=conf, passed=passed, problems=problems)
             last = LastRound(out, check, evidence, conf, passed, table, said)
@@ -217,7 +229,11 @@ class TaskNodes:
         if r.passed and stateful:
             patch = Patch(patch_id=patch_id_for(t.turn_id, t.revisions, check.ops), ops=check.ops)
             sheet = TaskSheet(
-                **base, assumptions=[e.claim for e in evidence], evidence=evidence, patch=patch, confidence=conf,
+                **base,
+                assumptions=[e.claim for e in evidence],
+                evidence=evidence,
+                patch=patch,
+                confidence=conf,
                 note=plan_texts.PLAN_WORDING_LEFT_OUT if shown.left_out else "",
             )
             await self._event(
@@ -250,7 +266,11 @@ class TaskNodes:
         if check.refused:
             note = plan_texts.not_done(check.refused)
         elif stateful or check.problems or check.needs_user:
-            unsure = [e.claim for e in evidence if e.critical and e.status != "validated"] + check.problems + check.needs_user
+            unsure = (
+                [e.claim for e in evidence if e.critical and e.status != "validated"]
+                + check.problems
+                + check.needs_user
+            )
             note = plan_texts.plan_only(unsure)
         if shown.left_out:
             note = f"{note} {plan_texts.PLAN_WORDING_LEFT_OUT}".strip()
@@ -312,7 +332,10 @@ class TaskNodes:
         logged = Logged(
             entries=[
                 LoggedEntry(
-                    entry_id=e.entry_id, on=e.occurred_on, domain=e.domain, summary=e.summary,
+                    entry_id=e.entry_id,
+                    on=e.occurred_on,
+                    domain=e.domain,
+                    summary=e.summary,
                     action="planned" if e.kind == "planned" else "corrected" if corrects else "logged",
                 )
                 for e in created

@@ -31,12 +31,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from engine.entries.model import Entry, NewEntry
 from engine.importers.common import ImportResult, RowProblem, Workout, workout_identity
 from engine.importers.detect import APPS, detect, parse_export
 from engine.importers.overlap import has_lifts, holder, sources_text
 from engine.store.db import Database
 from engine.store.entries import EntryStore, entry_id_for
-from engine.entries.model import Entry, NewEntry
 
 BATCH_SIZE = 500
 

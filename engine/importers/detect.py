@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from engine.importers.common import App, ImportResult, Progress, RowReader, WeightUnit, find_columns, fold
-from engine.importers.common import read_table
+from engine.importers.common import App, ImportResult, Progress, RowReader, WeightUnit, find_columns, fold, read_table
 from engine.importers.fitnotes import fitnotes_reader, parse_fitnotes_csv
 from engine.importers.hevy import hevy_reader, parse_hevy_csv
 from engine.importers.strong import ExerciseNamer, parse_strong_csv, strong_reader

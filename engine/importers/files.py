@@ -29,8 +29,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.importers import StoreReport, store_workouts
-from engine.importers.common import APP_TITLES, App, ImportFormatError, Progress, TextFile, WeightUnit, WorkoutKey
-from engine.importers.common import WorkoutReader, encodings, read_records
+from engine.importers.common import (
+    APP_TITLES,
+    App,
+    ImportFormatError,
+    Progress,
+    TextFile,
+    WeightUnit,
+    WorkoutKey,
+    WorkoutReader,
+    encodings,
+    read_records,
+)
 from engine.importers.common.textfile import NOT_TEXT, PREFIX_BYTES, head_text
 from engine.importers.detect import row_reader
 from engine.importers.strong import ExerciseNamer

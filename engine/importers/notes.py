@@ -144,12 +144,18 @@ def read_note(note: Note, words: LogWords) -> tuple[ParserOutput | None, bool]:
         return None, False
     (domain,) = domains
     numbered = [
-        e.model_copy(update={"set_details": [d.model_copy(update={"set_num": i}) for i, d in enumerate(e.set_details, 1)]})
+        e.model_copy(
+            update={"set_details": [d.model_copy(update={"set_num": i}) for i, d in enumerate(e.set_details, 1)]}
+        )
         for e in exercises
     ]
     parsed = ParserOutput(
-        activity_type=domain if metrics else words.lift_domain, domain=domain, exercises=numbered, metrics=metrics,
-        summary="", status="parsed",
+        activity_type=domain if metrics else words.lift_domain,
+        domain=domain,
+        exercises=numbered,
+        metrics=metrics,
+        summary="",
+        status="parsed",
     )
     return parsed, whole
 

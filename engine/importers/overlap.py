@@ -157,7 +157,9 @@ def _cardio(data: Mapping[str, Any]) -> list[_Cardio]:
     """An imported workout's cardio exercises (``data["cardio"]``: name, total km, ``duration`` as a clock)."""
     items = data.get("cardio")
     return [
-        _Cardio(normalize_name(str(c.get("name") or "")), number(c.get("distance_km")), clock_seconds(c.get("duration")))
+        _Cardio(
+            normalize_name(str(c.get("name") or "")), number(c.get("distance_km")), clock_seconds(c.get("duration"))
+        )
         for c in (items if isinstance(items, list) else [])
         if isinstance(c, Mapping)
     ]

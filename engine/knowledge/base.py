@@ -15,6 +15,7 @@ from pathlib import Path
 
 import structlog
 
+from engine.knowledge import lock
 from engine.knowledge.config import KnowledgeConfig
 from engine.knowledge.embedding import (
     Embedder,
@@ -24,7 +25,6 @@ from engine.knowledge.embedding import (
 )
 from engine.knowledge.expander import ContextExpander
 from engine.knowledge.fusion import RRF_K, reciprocal_rank_fusion
-from engine.knowledge import lock
 from engine.knowledge.ingest import Ingestor, Progress
 from engine.knowledge.lexical import LexicalIndex
 from engine.knowledge.links import article_key
@@ -173,13 +173,21 @@ class KnowledgeBase:
             rank, sim = vector_rank.get(chunk_id, (None, None))
             results.append(
                 chunks[chunk_id].model_copy(
-                    update={"score": score, "vector_rank": rank, "vector_similarity": sim,
-                            "lexical_rank": lexical_rank.get(chunk_id)}
+                    update={
+                        "score": score,
+                        "vector_rank": rank,
+                        "vector_similarity": sim,
+                        "lexical_rank": lexical_rank.get(chunk_id),
+                    }
                 )
             )
         log.info(
-            "knowledge.search", domains=list(domains or []), vector=len(by_vector), bm25=len(by_words),
-            results=len(results), ms=round((time.perf_counter() - started) * 1000, 1),
+            "knowledge.search",
+            domains=list(domains or []),
+            vector=len(by_vector),
+            bm25=len(by_words),
+            results=len(results),
+            ms=round((time.perf_counter() - started) * 1000, 1),
         )
         return results, vector
 
@@ -237,7 +245,10 @@ class KnowledgeBase:
             # vector per topic would cost an embedding each.
             by_topic = [
                 # Scored as one list in the fusion would score them, so the order reads plainly.
-                [c.model_copy(update={"score": 1 / (RRF_K + i), "lexical_rank": i}) for i, c in enumerate(hits, start=1)]
+                [
+                    c.model_copy(update={"score": 1 / (RRF_K + i), "lexical_rank": i})
+                    for i, c in enumerate(hits, start=1)
+                ]
                 for hits in (self.search_words(t, domains, PER_TOPIC) for t in topics[:MAX_TOPICS])
             ]
             lists = [found, *by_topic]
@@ -297,4 +308,3 @@ class KnowledgeBase:
     async def aensure_builtin_ingested(self) -> IngestReport:
         """:meth:`ensure_builtin_ingested` in a worker thread (for start-up)."""
         return await asyncio.to_thread(self.ensure_builtin_ingested)
-

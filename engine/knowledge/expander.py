@@ -86,8 +86,10 @@ class ContextExpander:
         depth = self._default_depth if expansion_depth is None else max(0, min(MAX_DEPTH, expansion_depth))
         if not self._enabled or depth == 0:
             stats = ExpansionStats(
-                enabled=self._enabled, depth=depth if self._enabled else 0,
-                initial_count=len(chunks), final_count=len(chunks),
+                enabled=self._enabled,
+                depth=depth if self._enabled else 0,
+                initial_count=len(chunks),
+                final_count=len(chunks),
             )
             self._log(stats)
             return ExpansionResult(chunks=list(chunks), stats=stats)
@@ -125,8 +127,12 @@ class ContextExpander:
                         truncated = True
                         break
                     chunk = cand.chunk.model_copy(
-                        update={"depth": level, "via": link.source.article_title, "score": sim,
-                                "vector_similarity": sim if query_vector is not None else None}
+                        update={
+                            "depth": level,
+                            "via": link.source.article_title,
+                            "score": sim,
+                            "vector_similarity": sim if query_vector is not None else None,
+                        }
                     )
                     seen_ids.add(chunk.chunk_id)
                     result.append(chunk)
@@ -143,9 +149,15 @@ class ContextExpander:
                 break
 
         stats = ExpansionStats(
-            enabled=True, depth=depth, initial_count=len(chunks), links_extracted=links_per_depth,
-            added_per_depth=added_per_depth, final_count=len(result), missing_links=missing,
-            skipped_seen=skipped, truncated=truncated,
+            enabled=True,
+            depth=depth,
+            initial_count=len(chunks),
+            links_extracted=links_per_depth,
+            added_per_depth=added_per_depth,
+            final_count=len(result),
+            missing_links=missing,
+            skipped_seen=skipped,
+            truncated=truncated,
         )
         self._log(stats)
         return ExpansionResult(chunks=result, stats=stats)
@@ -158,9 +170,16 @@ class ContextExpander:
     @staticmethod
     def _log(stats: ExpansionStats) -> None:
         log.info(
-            "knowledge.expand", enabled=stats.enabled, depth=stats.depth, initial=stats.initial_count,
-            links=stats.links_extracted, added=stats.added_per_depth, final=stats.final_count,
-            missing=stats.missing_links, skipped_seen=stats.skipped_seen, truncated=stats.truncated,
+            "knowledge.expand",
+            enabled=stats.enabled,
+            depth=stats.depth,
+            initial=stats.initial_count,
+            links=stats.links_extracted,
+            added=stats.added_per_depth,
+            final=stats.final_count,
+            missing=stats.missing_links,
+            skipped_seen=stats.skipped_seen,
+            truncated=stats.truncated,
         )
 
 

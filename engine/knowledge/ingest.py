@@ -121,17 +121,24 @@ class Ingestor:
         root = path.expanduser().resolve()
         files, skipped = _discover(root, domain, known_domains, origin=lambda p: str(p))
         prefix = str(root) + "/" if root.is_dir() else str(root)
-        return self._sync(files, skipped, in_scope=lambda origin: origin == prefix or origin.startswith(prefix),
-                          progress=progress)
+        return self._sync(
+            files, skipped, in_scope=lambda origin: origin == prefix or origin.startswith(prefix), progress=progress
+        )
 
     def ingest_builtin(self, progress: Progress | None = None) -> IngestReport:
         """Bring the built-in articles up to date, and re-ingest any file a model change left without vectors."""
         files, skipped = _discover(
-            BUILTIN_KNOWLEDGE_DIR, None, None,
+            BUILTIN_KNOWLEDGE_DIR,
+            None,
+            None,
             origin=lambda p: BUILTIN_ORIGIN + p.relative_to(BUILTIN_KNOWLEDGE_DIR).as_posix(),
         )
         report = self._sync(files, skipped, in_scope=lambda o: o.startswith(BUILTIN_ORIGIN), progress=progress)
-        stale = [s for s in self._lexical.manifest.sources() if not s.content_hash and not s.origin.startswith(BUILTIN_ORIGIN)]
+        stale = [
+            s
+            for s in self._lexical.manifest.sources()
+            if not s.content_hash and not s.origin.startswith(BUILTIN_ORIGIN)
+        ]
         if not stale:
             return report
         for source in stale:
@@ -174,8 +181,13 @@ class Ingestor:
                 counts["removed"] += 1
                 counts["deleted"] += len(source.chunk_ids)
         report = IngestReport(
-            files=counts["files"], added=counts["added"], updated=counts["updated"], unchanged=counts["unchanged"],
-            removed=counts["removed"], chunks_written=counts["written"], chunks_deleted=counts["deleted"],
+            files=counts["files"],
+            added=counts["added"],
+            updated=counts["updated"],
+            unchanged=counts["unchanged"],
+            removed=counts["removed"],
+            chunks_written=counts["written"],
+            chunks_deleted=counts["deleted"],
             skipped=skipped,
         )
         log.info("knowledge.ingest", **report.model_dump(exclude={"skipped"}), skipped=len(skipped))
@@ -203,7 +215,9 @@ class Ingestor:
         ids = [c.chunk_id for c in chunks]
         stale = sorted(set(previous.chunk_ids) - set(ids)) if previous is not None else []
         self._drop(stale)
-        self._lexical.manifest.record(Source(file.origin, file.domain, content_hash, ids), datetime.now(UTC).isoformat())
+        self._lexical.manifest.record(
+            Source(file.origin, file.domain, content_hash, ids), datetime.now(UTC).isoformat()
+        )
         # A file whose vectors went with a model change is new to this collection.
         outcome = "updated" if previous is not None and previous.content_hash else "added"
         return outcome, len(chunks), len(stale)
@@ -220,7 +234,8 @@ def _discover(
     skipped: list[tuple[str, str]] = []
     if root.is_dir():
         paths = sorted(
-            p for p in root.rglob("*")
+            p
+            for p in root.rglob("*")
             # Hidden folders (.git, .obsidian) and files hold no articles.
             if p.suffix.lower() in SUFFIXES and not any(part.startswith(".") for part in p.relative_to(root).parts)
         )
@@ -240,8 +255,12 @@ def _discover(
 
 def _sum(a: IngestReport, b: IngestReport) -> IngestReport:
     return IngestReport(
-        files=a.files + b.files, added=a.added + b.added, updated=a.updated + b.updated,
-        unchanged=a.unchanged + b.unchanged, removed=a.removed + b.removed,
-        chunks_written=a.chunks_written + b.chunks_written, chunks_deleted=a.chunks_deleted + b.chunks_deleted,
+        files=a.files + b.files,
+        added=a.added + b.added,
+        updated=a.updated + b.updated,
+        unchanged=a.unchanged + b.unchanged,
+        removed=a.removed + b.removed,
+        chunks_written=a.chunks_written + b.chunks_written,
+        chunks_deleted=a.chunks_deleted + b.chunks_deleted,
         skipped=a.skipped + b.skipped,
     )

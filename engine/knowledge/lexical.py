@@ -149,8 +149,19 @@ class LexicalIndex:
     def put(self, chunks: Iterable[Keyed]) -> None:
         """Insert or replace chunks by id."""
         rows = [
-            (c.chunk_id, c.article_title, akey, fkey, c.section_path, c.text, c.domain, c.source,
-             json.dumps(c.links, ensure_ascii=False), json.dumps(c.references, ensure_ascii=False), c.ordinal)
+            (
+                c.chunk_id,
+                c.article_title,
+                akey,
+                fkey,
+                c.section_path,
+                c.text,
+                c.domain,
+                c.source,
+                json.dumps(c.links, ensure_ascii=False),
+                json.dumps(c.references, ensure_ascii=False),
+                c.ordinal,
+            )
             for c, akey, fkey in chunks
         ]
         with self._lock:

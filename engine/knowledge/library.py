@@ -167,8 +167,13 @@ class Library:
             self._missing = self._missing or "not_loaded"
             return
         log.info(
-            "knowledge.ingested", added=report.added, updated=report.updated, unchanged=report.unchanged,
-            removed=report.removed, chunks=report.chunks_written, ms=round((time.perf_counter() - started) * 1000),
+            "knowledge.ingested",
+            added=report.added,
+            updated=report.updated,
+            unchanged=report.unchanged,
+            removed=report.removed,
+            chunks=report.chunks_written,
+            ms=round((time.perf_counter() - started) * 1000),
         )
 
     async def close(self) -> None:

@@ -181,4 +181,3 @@ def parse_article(text: str, *, fallback_title: str) -> Article:
             rendered, links = render_links(part)
             pieces.append(Piece(path, rendered, links))
     return Article(title=title, url=meta.get("url") or None, pieces=_merge_small(pieces), references=references)
-

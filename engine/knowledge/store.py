@@ -239,8 +239,11 @@ class ChromaStore:
         lexical.reset(keep_manifest=True)
         for ids, texts, metas in self.pages():
             lexical.put(
-                (chunk_from(cid, text, meta or {}), str((meta or {}).get("article_key", "")),
-                 str((meta or {}).get("file_key", "")))
+                (
+                    chunk_from(cid, text, meta or {}),
+                    str((meta or {}).get("article_key", "")),
+                    str((meta or {}).get("file_key", "")),
+                )
                 for cid, text, meta in zip(ids, texts, metas, strict=True)
             )
         log.info("knowledge.bm25_rebuilt", chunks=lexical.count())

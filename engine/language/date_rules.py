@@ -183,8 +183,10 @@ def _fraction_or_score(match: re.Match[str], text: str) -> bool:
     if match.group()[len(match["m"])] != "/":
         return False
     top, bottom = int(match["m"]), int(match["d"])
-    return top == bottom or (bottom in _FRACTION_BOTTOMS and top < bottom) or bool(
-        _ARTICLE_BEFORE.search(text, 0, match.start())
+    return (
+        top == bottom
+        or (bottom in _FRACTION_BOTTOMS and top < bottom)
+        or bool(_ARTICLE_BEFORE.search(text, 0, match.start()))
     )
 
 

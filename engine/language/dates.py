@@ -118,9 +118,7 @@ def today_in(tz_name: str, now: datetime | None = None) -> date:
     try:
         zone = ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError, OSError) as error:
-        raise ValueError(
-            f"unknown time zone {tz_name!r}; use an IANA name such as 'Asia/Seoul'"
-        ) from error
+        raise ValueError(f"unknown time zone {tz_name!r}; use an IANA name such as 'Asia/Seoul'") from error
     moment = datetime.now(timezone.utc) if now is None else now
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)

@@ -28,7 +28,9 @@ from engine.language.notation import SetHint, read_strength
 from engine.language.vocab import Vocabulary
 
 _MILE_KM = 1.609
-_RPE = re.compile(r"@\s*rpe\s*(\d+(?:\.\d)?)|\brpe\s*[:@]?\s*(\d+(?:\.\d)?)|@\s*(\d+(?:\.\d)?)(?!\s*(?:kg|lb|키로|킬로|\d))", re.I)
+_RPE = re.compile(
+    r"@\s*rpe\s*(\d+(?:\.\d)?)|\brpe\s*[:@]?\s*(\d+(?:\.\d)?)|@\s*(\d+(?:\.\d)?)(?!\s*(?:kg|lb|키로|킬로|\d))", re.I
+)
 _RUN = re.compile(r"\b(?:ran|run|runs|running|jog|jogged|jogging)\b|러닝|런닝|달리기|달렸|뛰었|뜀|조깅", re.I)
 _SWIM = re.compile(r"\b(?:swam|swim|swimming)\b|수영", re.I)
 _DISTANCE = re.compile(
@@ -163,7 +165,11 @@ def read_log(text: str, words: LogWords, today: date) -> LogReading:
 
 
 def _exercises(
-    hints: list[SetHint], lifts: Collection[str], bodyweight: Collection[str], source: str, covered: list[tuple[int, int]]
+    hints: list[SetHint],
+    lifts: Collection[str],
+    bodyweight: Collection[str],
+    source: str,
+    covered: list[tuple[int, int]],
 ) -> tuple[list[ExerciseLog], bool]:
     """Exercises from the notation, and whether every piece of it was certain."""
     out: list[ExerciseLog] = []
@@ -188,7 +194,9 @@ def _exercises(
         else:
             out.append(ExerciseLog(name=hint.exercise, sets=len(sets), weight_unit=_unit(hint.unit), set_details=sets))
     numbered = [
-        e.model_copy(update={"set_details": [d.model_copy(update={"set_num": i}) for i, d in enumerate(e.set_details, 1)]})
+        e.model_copy(
+            update={"set_details": [d.model_copy(update={"set_num": i}) for i, d in enumerate(e.set_details, 1)]}
+        )
         for e in out
     ]
     return numbered, sure
@@ -197,7 +205,9 @@ def _exercises(
 def _added(source: str, hint: SetHint) -> bool:
     """A load written as added to bodyweight ("+20kg", "weighted", "중량")."""
     at = source.find(hint.span)
-    return hint.weight is not None and (source[max(0, at - 2) : at].strip().endswith("+") or bool(_WEIGHTED.search(source)))
+    return hint.weight is not None and (
+        source[max(0, at - 2) : at].strip().endswith("+") or bool(_WEIGHTED.search(source))
+    )
 
 
 def _unit(unit: str | None) -> str | None:

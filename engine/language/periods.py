@@ -167,7 +167,9 @@ def _side(text: str, today: date, year: int | None = None) -> tuple[Span, bool] 
         if m["y"]:
             return _month(int(m["y"]), month), True
         return (_month(year, month) if year else _latest_month(month, today)), False
-    m = re.fullmatch(rf"(?:(?P<y>{_YEAR}|\d\d)\s*년\s*|(?P<rel>올해|금년|작년|지난해|재작년)\s*)?(?P<m>1[0-2]|0?[1-9])\s*월", text)
+    m = re.fullmatch(
+        rf"(?:(?P<y>{_YEAR}|\d\d)\s*년\s*|(?P<rel>올해|금년|작년|지난해|재작년)\s*)?(?P<m>1[0-2]|0?[1-9])\s*월", text
+    )
     if m is not None:
         month = int(m["m"])
         if m["y"]:

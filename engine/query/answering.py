@@ -18,13 +18,13 @@ from engine.agents.schemas import SynthesizerOutput
 from engine.domains.registry import ActiveDomainContext
 from engine.entries.model import Entry
 from engine.facts import Fact
+from engine.language.periods import Period
 from engine.outcomes import Answer, Citation
 from engine.query import articles as kb
 from engine.query.articles import ArticleNote
 from engine.query.by_code import chosen, written_by_code
 from engine.query.claims import Kept, check_claims
 from engine.query.number_reading import StatedValue, stated_values
-from engine.language.periods import Period
 from engine.query.questions import QuestionShape
 from engine.query.references import RefTable, build_table
 from engine.query.render import Language, Names, korean_names
@@ -136,10 +136,15 @@ async def answer_outcome(
         return Answer(text=text, citations=await citations(store, user, ids), partial=partial, language=language)
     quoted, from_articles = kb.excerpts(articles, now)
     if quoted and not chosen(table):
-        return Answer(text="\n".join([texts.articles_only_header(language), *quoted]), citations=from_articles,
-                      partial=True, language=language)
+        return Answer(
+            text="\n".join([texts.articles_only_header(language), *quoted]),
+            citations=from_articles,
+            partial=True,
+            language=language,
+        )
     text, ids = written_by_code(table, language, names, texts.by_code_header(language), wanted)
     if quoted:
         text = "\n".join([text, "", texts.articles_header(language), *quoted])
-    return Answer(text=text, citations=await citations(store, user, ids) + from_articles, partial=True,
-                  language=language)
+    return Answer(
+        text=text, citations=await citations(store, user, ids) + from_articles, partial=True, language=language
+    )

@@ -123,8 +123,13 @@ def offer(table: RefTable, chunks: Sequence[Chunk], max_chars: int = MAX_CHARS) 
         ref = by_title[chunk.article_title]
         notes.append(
             ArticleNote(
-                ref=ref, chunk_id=chunk.chunk_id, title=chunk.article_title, heading=chunk.heading,
-                source=chunk.source, text=text, shown=_with_refs(text, spans, table, ref, chunk.chunk_id),
+                ref=ref,
+                chunk_id=chunk.chunk_id,
+                title=chunk.article_title,
+                heading=chunk.heading,
+                source=chunk.source,
+                text=text,
+                shown=_with_refs(text, spans, table, ref, chunk.chunk_id),
                 depth=chunk.depth,
             )
         )

@@ -70,8 +70,12 @@ def _lifts(shape: QuestionShape, canonicals: Collection[str]) -> list[str]:
 
 def _volume_fact(name: str, scope: tuple[date, date], volume: float, unit: str, ids: Sequence[str]) -> Fact:
     return Fact(
-        key=f"{name}.period.volume", label=f"volume (weight × reps) of {name}, {scope_words(scope)}",
-        value=volume, unit=f"{unit}·reps", display=f"{_fmt(volume)} {unit}".strip(), scope=scope,
+        key=f"{name}.period.volume",
+        label=f"volume (weight × reps) of {name}, {scope_words(scope)}",
+        value=volume,
+        unit=f"{unit}·reps",
+        display=f"{_fmt(volume)} {unit}".strip(),
+        scope=scope,
         entry_ids=list(ids),
     )
 
@@ -138,16 +142,23 @@ def answering(
         new, old = (pair[0].start, pair[0].end), (pair[1].start, pair[1].end)
         for subject in subjects:
             for measure in ("heaviest_set", "volume"):
-                a = next((r for r in facts if _subject(r) == subject and measure_of(r) == measure
-                          and _in_scope(r, new)), None)
-                b = next((r for r in facts if _subject(r) == subject and measure_of(r) == measure
-                          and _in_scope(r, old)), None)
+                a = next(
+                    (r for r in facts if _subject(r) == subject and measure_of(r) == measure and _in_scope(r, new)),
+                    None,
+                )
+                b = next(
+                    (r for r in facts if _subject(r) == subject and measure_of(r) == measure and _in_scope(r, old)),
+                    None,
+                )
                 if a is not None and b is not None and a.unit == b.unit:
                     out.append(Kept("comparison", (a, b)))
     intents = set(shape.intents)
     if "volume" in intents and bounded is not None and pair is None:
-        out += [Kept("value", (r,)) for r in facts if measure_of(r) == "volume" and _in_scope(r, scope)
-                and _subject(r) in subjects]
+        out += [
+            Kept("value", (r,))
+            for r in facts
+            if measure_of(r) == "volume" and _in_scope(r, scope) and _subject(r) in subjects
+        ]
     if "frequency" in intents:
         counts = [r for r in facts if is_count(r) and measure_of(r) in ("sessions", "count") and _in_scope(r, scope)]
         named = [r for r in counts if _subject(r) in subjects]

@@ -60,7 +60,9 @@ def korean_label(ref: Ref, names: Mapping[str, str]) -> str:
     if not rest:
         return ref.label
     if parts[0] in ("all_time", "period"):
-        scope = "전체 기간" if ref.scope is None or ref.scope == EVER else render_period(ref.scope[0], ref.scope[1], "ko")
+        scope = (
+            "전체 기간" if ref.scope is None or ref.scope == EVER else render_period(ref.scope[0], ref.scope[1], "ko")
+        )
         tail = parts[1:]
         if tail[:1] == ["progress"] and len(tail) > 1:
             return f"{who} {_measure(tail[1])} 변화 (첫 세션 → 최근 세션, {scope})"

@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast, get_args
 
-
 from pydantic import BaseModel
 
 from engine.agents.schemas import Claim, SynthesizerOutput
@@ -45,9 +44,22 @@ RECORD_MEASURES = frozenset({
     "heaviest_set", "best_e1rm", "best_set", "best_volume", "most_reps", "best_total_reps", "longest", "best_pace",
 })  # fmt: skip
 COUNT_MEASURES = frozenset({"sessions", "count", "sessions_per_week", "days_since_last"})
-_QUALIFIERS = frozenset({"all_time", "period", "latest", "previous", "previous_best", "vs_previous",
-                         "vs_previous_best", "progress", "first_top", "latest_top"})
+_QUALIFIERS = frozenset(
+    {
+        "all_time",
+        "period",
+        "latest",
+        "previous",
+        "previous_best",
+        "vs_previous",
+        "vs_previous_best",
+        "progress",
+        "first_top",
+        "latest_top",
+    }
+)
 _DAY_OR_WEEK = re.compile(r"^\d{4}-(?:\d{2}-\d{2}(?:#\d+)?|W\d{2})$")
+
 
 def _described(model: type[BaseModel], name: str) -> str:
     return model.model_fields[name].description or ""
@@ -233,7 +245,8 @@ def check_claims(claims: Sequence[Claim], remark: str, sources: Sequence[str], t
             problem: str | None
             if kind == "article":
                 problem = (
-                    free_problem(REF.sub(" ", note)) if _article_note(note, fitted, table)
+                    free_problem(REF.sub(" ", note))
+                    if _article_note(note, fitted, table)
                     else "it refers to a value of another article"
                 )
             elif kind == "advice":

@@ -40,9 +40,13 @@ _KO_DOWN = (
     r"줄었|줄어|줄였|감소|떨어[졌진지]|내려갔|하락|낮아[졌진지]|가벼워[졌진지]|적어[졌진지]|작아[졌진]|덜"
     r"|더\s?(?:가벼운|가볍|적|낮|짧|작은)|가벼워요|가볍습니다|가볍다"
 )
-_KO_BETTER = r"좋아[졌진지]|향상|개선|나아[졌진지]|세[졌진]|강해[졌진지]|빨라[졌진지]|신기록|경신|더\s?(?:빠른|빠르|강한|좋은)"
+_KO_BETTER = (
+    r"좋아[졌진지]|향상|개선|나아[졌진지]|세[졌진]|강해[졌진지]|빨라[졌진지]|신기록|경신|더\s?(?:빠른|빠르|강한|좋은)"
+)
 _KO_WORSE = r"나빠[졌진지]|약해[졌진지]|느려[졌진지]|저하|퇴보|후퇴|더\s?(?:느린|느리|약한)"
-_KO_NOT_UP = r"(?:늘|증가하|오르|올라가|높아지|무거워지|많아지|좋아지|나아지|향상되|개선되|빨라지)지\s?(?:는\s?)?(?:않|못)"
+_KO_NOT_UP = (
+    r"(?:늘|증가하|오르|올라가|높아지|무거워지|많아지|좋아지|나아지|향상되|개선되|빨라지)지\s?(?:는\s?)?(?:않|못)"
+)
 _KO_NOT_DOWN = r"(?:줄|감소하|떨어지|내려가|낮아지|가벼워지|적어지|나빠지|느려지)지\s?(?:는\s?)?(?:않|못)"
 
 _WORDS = re.compile(
@@ -79,7 +83,11 @@ def _words(clause: str, offset: int) -> list[_Word]:
         negated = kind.startswith("ko_not")
         if not negated:
             before = clause[: m.start()]
-            negated = bool(_EN_NEGATION.search(before) if kind in ("up", "down", "better", "worse") else _KO_NEGATION.search(before))
+            negated = bool(
+                _EN_NEGATION.search(before)
+                if kind in ("up", "down", "better", "worse")
+                else _KO_NEGATION.search(before)
+            )
         out.append(_Word(m.group(), m.start() + offset, m.end() + offset, axis, sign, negated))
     return out
 

@@ -20,10 +20,7 @@ from engine.query.asking import asks_for_knowledge, domains_holding
 def answers_from_articles(library: Library | None, registry: DomainRegistry, text: str) -> bool:
     """Whether a chat message is a what / why / how question about a term of the domains, with articles to answer it."""
     return (
-        library is not None
-        and library.available
-        and asks_for_knowledge(text)
-        and bool(query_keywords(registry, text))
+        library is not None and library.available and asks_for_knowledge(text) and bool(query_keywords(registry, text))
     )
 
 

@@ -120,9 +120,7 @@ _COUNTERS = (
 # After a Sino run with a place word (삼십 일, 백이십 킬로, 만 보) dates, places and steps count too.
 _SINO_RUN_COUNTERS = _COUNTERS + "|일|월|점|층|등|위|걸음|보|원|m"
 # Counters a lone Sino digit, or 만 alone, must be followed by: the safe ones (not 해: "스쿼트 만 해도").
-_SINO_COUNTERS = (
-    "킬로그램|킬로미터|키로그램|킬로|키로|그램|파운드|퍼센트|프로|번째|세트|셋트|시간|개월|미터|칼로리|회|분|초|km|kg|lb"
-)
+_SINO_COUNTERS = "킬로그램|킬로미터|키로그램|킬로|키로|그램|파운드|퍼센트|프로|번째|세트|셋트|시간|개월|미터|칼로리|회|분|초|km|kg|lb"
 _BARE_MAN_COUNTERS = _SINO_COUNTERS + "|번|개|명|배|걸음|보|원"
 _PARTICLES = "이|가|을|를|은|는|도|에|의|로|와|과|까지|부터|씩|째|쯤|만|이나|으로|이다|입니다|예요|이에요"
 _END = rf"(?![{_HANGUL}])"

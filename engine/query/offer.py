@@ -74,7 +74,7 @@ def offer(table: RefTable, must: Sequence[Kept], shape: QuestionShape, budget: i
             take(ref, always=True)
     facts = sorted((r for r in table.of("fact") if r.id not in chosen), key=lambda r: _order(r, wanted))
     entries = list(reversed([cut_entry(r, shape.wanted) for r in table.of("entry")][-MAX_ENTRIES:]))
-    for group in ((entries, facts) if lists else (facts, entries)):
+    for group in (entries, facts) if lists else (facts, entries):
         for ref in group:
             if not take(ref):
                 break

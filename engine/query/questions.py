@@ -87,9 +87,7 @@ def _keyword_vocab(ctx: ActiveDomainContext) -> Vocabulary:
     return Vocabulary(merged)
 
 
-def read_question(
-    text: str, ctx: ActiveDomainContext, today: date, known_names: Iterable[str] = ()
-) -> QuestionShape:
+def read_question(text: str, ctx: ActiveDomainContext, today: date, known_names: Iterable[str] = ()) -> QuestionShape:
     """Read a question's intents, terms (widened by family), generic words and named day.
 
     Args:

@@ -28,9 +28,9 @@ from datetime import date
 from engine.domains.registry import DomainRegistry
 from engine.facts import Fact
 from engine.facts.history import bout_facts, lift_facts, session_facts
+from engine.language.periods import Period
 from engine.query.by_code import rank
 from engine.query.number_reading import StatedValue
-from engine.language.periods import Period
 from engine.query.questions import QuestionShape
 from engine.store.bouts import BoutStore
 from engine.store.history import EVER, HistoryStore
@@ -44,9 +44,22 @@ _RECORD_WORDS = re.compile(
     re.IGNORECASE,
 )
 # Window facts that a whole-history fact of the same subject replaces ("best" over 90 days is no record).
-_REPLACED = ("heaviest_set", "best_e1rm", "best_set", "best_volume", "most_reps", "best_total_reps", "sessions",
-             "longest", "best_pace", "total_distance", "sessions_per_week", "days_since_last", "previous_best",
-             "vs_previous_best")
+_REPLACED = (
+    "heaviest_set",
+    "best_e1rm",
+    "best_set",
+    "best_volume",
+    "most_reps",
+    "best_total_reps",
+    "sessions",
+    "longest",
+    "best_pace",
+    "total_distance",
+    "sessions_per_week",
+    "days_since_last",
+    "previous_best",
+    "vs_previous_best",
+)
 
 
 def scope_of(periods: Sequence[Period]) -> tuple[date, date]:
@@ -78,7 +91,9 @@ async def history_facts(
     for h in lifts:
         facts += lift_facts(h, scope)
     wants_records = (
-        bool(_RECORD_INTENTS & set(shape.intents)) or any(p.ever for p in periods) or bool(_RECORD_WORDS.search(question))
+        bool(_RECORD_INTENTS & set(shape.intents))
+        or any(p.ever for p in periods)
+        or bool(_RECORD_WORDS.search(question))
     )
     if not lifts and wants_records and (any(d in domains for d in registry.with_role("lifts")) or not shape.wanted):
         strongest = await history.strongest(user, scope[0], scope[1])

@@ -34,7 +34,14 @@ from engine.facts import Fact
 
 RefKind = Literal["fact", "entry", "question", "date", "article", "source", "rule", "gap"]
 PREFIX: dict[RefKind, str] = {
-    "fact": "F", "entry": "E", "question": "Q", "date": "D", "article": "A", "source": "K", "rule": "R", "gap": "G",
+    "fact": "F",
+    "entry": "E",
+    "question": "Q",
+    "date": "D",
+    "article": "A",
+    "source": "K",
+    "rule": "R",
+    "gap": "G",
 }
 
 REF = re.compile(r"[{\[]\s*([A-Za-z])\s*(\d{1,4})\s*[}\]]")
@@ -101,7 +108,9 @@ class RefTable(BaseModel):
 
     def add(self, kind: RefKind, text: str, **fields: object) -> Ref:
         """Append a value of ``kind``; its id is the next free one of that letter."""
-        ref = Ref.model_validate({"id": f"{PREFIX[kind]}{len(self.of(kind)) + 1}", "kind": kind, "text": text, **fields})
+        ref = Ref.model_validate(
+            {"id": f"{PREFIX[kind]}{len(self.of(kind)) + 1}", "kind": kind, "text": text, **fields}
+        )
         self.refs.append(ref)
         return ref
 

@@ -23,8 +23,20 @@ _HANGUL = re.compile(r"[가-힣]")
 _LETTER = re.compile(r"[^\W\d_]")
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _SENTENCE_END = re.compile(r"[.!?\n]")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 def language_of(text: str) -> Language:
@@ -48,8 +60,10 @@ def render_period(first: date, last: date, lang: Language) -> str:
         return f"{first.year}년 {first.month}월" if lang == "ko" else f"{_MONTHS[first.month - 1]} {first.year}"
     if (first.month, first.day, last.month, last.day) == (1, 1, 12, 31) and first.year == last.year:
         return f"{first.year}년" if lang == "ko" else str(first.year)
-    return f"{render_date(first, lang)} ~ {render_date(last, lang)}" if lang == "ko" else (
-        f"{first.isoformat()} to {last.isoformat()}"
+    return (
+        f"{render_date(first, lang)} ~ {render_date(last, lang)}"
+        if lang == "ko"
+        else (f"{first.isoformat()} to {last.isoformat()}")
     )
 
 

@@ -110,16 +110,22 @@ def normalize_instructions(
     if bounded:
         # A period the person named is what was asked: fetched as named (both of "this week vs last week"),
         # only its entries of the terms asked about, never widened.
-        return [RetrievalInstruction(strategy="date_range", start=p.start, end=p.end, terms=shape.wanted) for p in bounded]
+        return [
+            RetrievalInstruction(strategy="date_range", start=p.start, end=p.end, terms=shape.wanted) for p in bounded
+        ]
     if shape.date is not None and shape.date.status == "ok":
         # A named day is what was asked: the Planner's keyword or recent searches would add other days.
-        return [RetrievalInstruction(strategy="date_range", explicit_date=True, date=shape.date.phrase, terms=shape.wanted)]
+        return [
+            RetrievalInstruction(strategy="date_range", explicit_date=True, date=shape.date.phrase, terms=shape.wanted)
+        ]
     if lists and shape.wanted:
         # "Show me all my bench workouts" lists them all, by term, whatever the Planner chose.
         return [RetrievalInstruction(strategy="keyword", terms=shape.wanted)]
     if shape.is_comparison:
         days = next((i.days_back for i in planned if i.strategy == "date_range" and i.days_back), None)
-        out.append(RetrievalInstruction(strategy="date_range", days_back=days or shape.default_days, terms=shape.wanted))
+        out.append(
+            RetrievalInstruction(strategy="date_range", days_back=days or shape.default_days, terms=shape.wanted)
+        )
     for inst in planned:
         if (
             inst.strategy == "keyword"
@@ -196,7 +202,9 @@ class Retriever:
                 wanted = set(inst.terms)
                 entries = [e for e in entries if wanted & set(e.terms)]
             result.attempts.append(
-                RetrievalAttempt(strategy="date_range", start=inst.start, end=inst.end, terms=inst.terms, found=len(entries))
+                RetrievalAttempt(
+                    strategy="date_range", start=inst.start, end=inst.end, terms=inst.terms, found=len(entries)
+                )
             )
             # A period the person named is what was asked; widening would answer another question.
             return entries

@@ -68,4 +68,3 @@ async def search_report(
             for e in found
         ],
     }
-

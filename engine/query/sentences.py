@@ -80,13 +80,22 @@ def comparison_sentence(newer: Ref, older: Ref, lang: Language, names: Mapping[s
 def trend_sentence(change: Ref, lang: Language, names: Mapping[str, str]) -> str:
     value = change.value or 0.0
     if lang == "ko":
-        how = "변화 없음" if value == 0 else (
-            ("느려짐" if value > 0 else "빨라짐") if change.lower_is_better else ("증가" if value > 0 else "감소")
+        how = (
+            "변화 없음"
+            if value == 0
+            else (
+                ("느려짐" if value > 0 else "빨라짐") if change.lower_is_better else ("증가" if value > 0 else "감소")
+            )
         )
     else:
-        how = "no change" if value == 0 else (
-            ("slower" if value > 0 else "faster") if change.lower_is_better
-            else ("an increase" if value > 0 else "a decrease")
+        how = (
+            "no change"
+            if value == 0
+            else (
+                ("slower" if value > 0 else "faster")
+                if change.lower_is_better
+                else ("an increase" if value > 0 else "a decrease")
+            )
         )
     return f"{_upper_first(fact_label(change, lang, names))}: {value_text(change, lang, names)} ({how})."
 

@@ -113,9 +113,7 @@ def read_message(text: str, registry: DomainRegistry, everything: ActiveDomainCo
             return Reading(kind="log", domains=[log.domain] if log.domain else [], log=log)
         if log.complete:
             shape = read_question(" ".join(asking), everything, today)
-            return Reading(
-                kind="log", domains=[log.domain], log=log, also_query=True, shape=shape
-            )
+            return Reading(kind="log", domains=[log.domain], log=log, also_query=True, shape=shape)
         return Reading()
     shape = read_question(source, everything, today)
     if not asking and not shows_list(source) and not set(shape.intents) - _WEAK_INTENTS:
@@ -150,7 +148,9 @@ def _query_domains(shape: QuestionShape, registry: DomainRegistry, text: str) ->
         if domain is None or name in named or not domain.query_keywords:
             continue
         found = Vocabulary({k: list(v) for k, v in domain.query_keywords.items()}).find(text)
-        own = [m for m in found if m.canonical not in _WEAK_INTENTS | _SHARED_INTENTS and m.spelling.lower() not in said]
+        own = [
+            m for m in found if m.canonical not in _WEAK_INTENTS | _SHARED_INTENTS and m.spelling.lower() not in said
+        ]
         if own:
             named.append(name)
             said |= {w.lower() for ws in domain.query_keywords.values() for w in ws}
@@ -181,8 +181,15 @@ def log_words(registry: DomainRegistry, everything: ActiveDomainContext) -> LogW
         if bout.read_in_code:
             read.setdefault(bout.read_in_code, name)
     return LogWords(
-        everything.vocabulary, everything.units, frozenset(lifts), frozenset(bodyweight), sports, lift_domain,
-        modifiers=frozenset(modifiers), run_domain=read.get("run", ""), swim_domain=read.get("swim", ""),
+        everything.vocabulary,
+        everything.units,
+        frozenset(lifts),
+        frozenset(bodyweight),
+        sports,
+        lift_domain,
+        modifiers=frozenset(modifiers),
+        run_domain=read.get("run", ""),
+        swim_domain=read.get("swim", ""),
     )
 
 

@@ -129,11 +129,13 @@ class ThreadSaver(AsyncSqliteSaver):
         """
         await self.setup()
         async with self.lock:
-            rows = list(await self.conn.execute_fetchall(
-                "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata FROM checkpoints "
-                "WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1",
-                (thread_id,),
-            ))
+            rows = list(
+                await self.conn.execute_fetchall(
+                    "SELECT checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata FROM checkpoints "
+                    "WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1",
+                    (thread_id,),
+                )
+            )
             if not rows:
                 return None
             checkpoint_id, parent_id, type_, checkpoint, metadata = rows[0]
@@ -240,9 +242,12 @@ async def latest_checkpoint(saver: BaseCheckpointSaver[str], thread_id: str) -> 
         return kept  # the turn's look at the thread just read it
     if isinstance(saver, AsyncSqliteSaver):
         async with saver.lock:
-            rows = list(await saver.conn.execute_fetchall(
-                "SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''", (thread_id,)
-            ))
+            rows = list(
+                await saver.conn.execute_fetchall(
+                    "SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''",
+                    (thread_id,),
+                )
+            )
         return None if not rows or rows[0][0] is None else str(rows[0][0])
     if isinstance(saver, InMemorySaver):
         checkpoints = saver.storage.get(thread_id, {}).get("", {})

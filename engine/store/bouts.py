@@ -42,8 +42,14 @@ class BoutHistory:
 
 
 def _bout(row: Any) -> Bout:
-    return Bout(date.fromisoformat(row["occurred_on"]), row["entry_id"], row["distance"], row["seconds"],
-                row["pace"], row["kind"])
+    return Bout(
+        date.fromisoformat(row["occurred_on"]),
+        row["entry_id"],
+        row["distance"],
+        row["seconds"],
+        row["pace"],
+        row["kind"],
+    )
 
 
 class BoutStore:
@@ -75,8 +81,11 @@ class BoutStore:
             f"SELECT {cols} {base} AND b.pace IS NOT NULL ORDER BY b.pace, b.occurred_on LIMIT 1", args
         )
         return BoutHistory(
-            sport=sport, count=int(totals["n"]), total_distance=float(totals["d"]),
-            longest=_bout(longest[0]) if longest else None, fastest=_bout(fastest[0]) if fastest else None,
+            sport=sport,
+            count=int(totals["n"]),
+            total_distance=float(totals["d"]),
+            longest=_bout(longest[0]) if longest else None,
+            fastest=_bout(fastest[0]) if fastest else None,
         )
 
     async def _sync_bouts(self, user: str) -> None:
@@ -109,4 +118,3 @@ class BoutStore:
                 (user, max(r["rowid"] for r in rows)),
             )
             await self._db.conn.commit()
-

@@ -46,9 +46,7 @@ WHERE {e}.status = 'active' AND {e}.kind = 'parsed'
 """
 # A failed attempt: kind "failure" (also as older data or other apps spell it); 0 reps is one too.
 _NOT_FAILED = "lower(coalesce(json_extract(s.value, '$.kind'), '')) NOT IN ('failure', 'failed', 'f')"
-_COLUMNS = (
-    "entry_rowid, entry_id, user_key, occurred_on, exercise, set_num, weight, unit, weight_kg, reps, kind, done, e1rm_kg"
-)
+_COLUMNS = "entry_rowid, entry_id, user_key, occurred_on, exercise, set_num, weight, unit, weight_kg, reps, kind, done, e1rm_kg"
 _INSERT = f"INSERT INTO entry_sets ({_COLUMNS}) " + _SET_ROWS.format(e="new", lb=_LB, not_failed=_NOT_FAILED) + ";"
 _EXERCISES = (
     "INSERT OR IGNORE INTO user_exercises (user_key, exercise, unit) "
@@ -138,5 +136,7 @@ async def migrate(conn: aiosqlite.Connection) -> None:
     await conn.executescript(SCHEMA)
     if not existed:
         await conn.execute(BACKFILL)
-        await conn.execute("INSERT OR IGNORE INTO user_exercises SELECT DISTINCT user_key, exercise, unit FROM entry_sets")
+        await conn.execute(
+            "INSERT OR IGNORE INTO user_exercises SELECT DISTINCT user_key, exercise, unit FROM entry_sets"
+        )
     await conn.commit()

@@ -37,6 +37,7 @@ def _kinds_sql(kinds: Sequence[EntryKind], column: str = "kind") -> tuple[str, l
         return "", []
     return f" AND {column} IN ({','.join('?' * len(wanted))})", wanted
 
+
 def entry_id_for(user_key: str, source_key: str) -> str:
     """Deterministic id, so a replayed store yields the same id; scoped by user like the key."""
     return "e" + hashlib.sha256(f"{user_key}\n{source_key}".encode()).hexdigest()[:15]
@@ -313,9 +314,11 @@ class EntryStore:
         wanted = [t for t in terms if t.strip()]
         if not wanted:
             return []
-        match = f"owner:{_owner_token(user_key)} AND (" + " OR ".join(
-            f"{{raw_text terms}}:{_fts_phrase(t)}" for t in wanted
-        ) + ")"
+        match = (
+            f"owner:{_owner_token(user_key)} AND ("
+            + " OR ".join(f"{{raw_text terms}}:{_fts_phrase(t)}" for t in wanted)
+            + ")"
+        )
         kind_sql, kind_args = _kinds_sql(kinds, "e.kind")
         async with self._db.conn.execute(
             f"SELECT {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))} "
@@ -348,9 +351,7 @@ class EntryStore:
             await self._db.conn.commit()
         return (cur.rowcount or 0) > 0
 
-    async def recent(
-        self, user_key: str, limit: int = 20, *, kinds: Sequence[EntryKind] = DONE_KINDS
-    ) -> list[Entry]:
+    async def recent(self, user_key: str, limit: int = 20, *, kinds: Sequence[EntryKind] = DONE_KINDS) -> list[Entry]:
         """The latest active entries, newest first (a session planned for next week is not the latest)."""
         kind_sql, kind_args = _kinds_sql(kinds)
         rows = await self._db.conn.execute_fetchall(

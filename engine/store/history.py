@@ -91,8 +91,13 @@ class Sessions:
 
 def _set(row: Any) -> SetRecord:
     return SetRecord(
-        exercise=row["exercise"], on=date.fromisoformat(row["occurred_on"]), entry_id=row["entry_id"],
-        weight=row["weight"], unit=row["unit"], weight_kg=row["weight_kg"], reps=int(row["reps"] or 0),
+        exercise=row["exercise"],
+        on=date.fromisoformat(row["occurred_on"]),
+        entry_id=row["entry_id"],
+        weight=row["weight"],
+        unit=row["unit"],
+        weight_kg=row["weight_kg"],
+        reps=int(row["reps"] or 0),
         e1rm_kg=row["e1rm_kg"],
     )
 
@@ -137,12 +142,16 @@ class HistoryStore:
         # ORDER BY … LIMIT 1 rather than min()/max() with a filter: it stops at the first row that qualifies.
         day = f"SELECT s.occurred_on FROM entry_sets s WHERE {_SCOPE}"
         done = "AND s.done = 1 AND s.weight_kg IS NOT NULL"
-        history = "" if brief else f""",
+        history = (
+            ""
+            if brief
+            else f""",
               ({top} AND s.done = 0 AND s.weight_kg IS NOT NULL ORDER BY s.weight_kg DESC, s.occurred_on LIMIT 1) AS failed,
               ({day} ORDER BY s.occurred_on LIMIT 1) AS first_on,
               ({day} ORDER BY s.occurred_on DESC LIMIT 1) AS last_on,
               ({day} {done} ORDER BY s.occurred_on LIMIT 1) AS first_done,
               ({day} {done} ORDER BY s.occurred_on DESC LIMIT 1) AS last_done"""
+        )
         rows = await self._rows(
             f"""WITH x(name) AS (VALUES {values})
             SELECT x.name,
@@ -165,13 +174,21 @@ class HistoryStore:
         ends: dict[str, tuple[date, date]] = {}
         for r in found:
             out[r["name"]] = LiftHistory(
-                exercise=r["name"], units=sorted(set((r["units"] or "").split(",")) - {""}), sessions=r["sessions"],
-                heaviest=sets.get(r["heaviest"]), best_e1rm=sets.get(r["e1rm"]), most_reps=sets.get(r["most_reps"]),
+                exercise=r["name"],
+                units=sorted(set((r["units"] or "").split(",")) - {""}),
+                sessions=r["sessions"],
+                heaviest=sets.get(r["heaviest"]),
+                best_e1rm=sets.get(r["e1rm"]),
+                most_reps=sets.get(r["most_reps"]),
             )
             if brief:
                 continue
             h = out[r["name"]]
-            h.failed, h.first_on, h.last_on = sets.get(r["failed"]), date.fromisoformat(r["first_on"]), date.fromisoformat(r["last_on"])
+            h.failed, h.first_on, h.last_on = (
+                sets.get(r["failed"]),
+                date.fromisoformat(r["first_on"]),
+                date.fromisoformat(r["last_on"]),
+            )
             if r["first_done"]:
                 ends[r["name"]] = (date.fromisoformat(r["first_done"]), date.fromisoformat(r["last_done"]))
         if not brief:
@@ -227,9 +244,7 @@ class HistoryStore:
             if rows:
                 h.reps_at[(weight, unit)] = _set(rows[0])
 
-    async def volumes(
-        self, user: str, exercises: Sequence[str], start: date, end: date
-    ) -> list[PeriodVolume]:
+    async def volumes(self, user: str, exercises: Sequence[str], start: date, end: date) -> list[PeriodVolume]:
         """Each exercise's completed weight × reps over a period (the ``entry_sets_day`` index), in the
         unit it was logged in, or in kg when it was logged in both."""
         names = list(dict.fromkeys(x.strip().lower() for x in exercises if x.strip()))

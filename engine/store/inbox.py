@@ -78,11 +78,13 @@ class Inbox:
         """
         async with self._db.lock:
             # RETURNING gives the new id, and nothing when the row was ignored: one call, no cursor to ask.
-            rows = list(await self._db.conn.execute_fetchall(
-                "INSERT OR IGNORE INTO inbox (conversation, user_key, kind, payload, message_id, "
-                "status, received_at, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (conversation, user_key, kind, payload, message_id, status, _now(), words),
-            ))
+            rows = list(
+                await self._db.conn.execute_fetchall(
+                    "INSERT OR IGNORE INTO inbox (conversation, user_key, kind, payload, message_id, "
+                    "status, received_at, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (conversation, user_key, kind, payload, message_id, status, _now(), words),
+                )
+            )
             await self._db.conn.commit()
         return int(rows[0][0]) if rows else None
 
@@ -156,9 +158,7 @@ class Inbox:
         """Delete finished rows older than ``older_than``; returns how many."""
         cutoff = (datetime.now(timezone.utc) - older_than).isoformat()
         async with self._db.lock:
-            cur = await self._db.conn.execute(
-                "DELETE FROM inbox WHERE status = 'done' AND received_at < ?", (cutoff,)
-            )
+            cur = await self._db.conn.execute("DELETE FROM inbox WHERE status = 'done' AND received_at < ?", (cutoff,))
             await self._db.conn.execute("DELETE FROM received WHERE status = 'done' AND received_at < ?", (cutoff,))
             await self._db.conn.commit()
             return cur.rowcount
@@ -225,6 +225,8 @@ class Deliveries:
                 "UPDATE received SET note = ? WHERE source = ? AND delivery_id = ?", (note, source, delivery_id)
             )
             await self._db.conn.commit()
+
+
 @dataclass(frozen=True)
 class Arrival:
     """What the engine needs to know of a conversation when a turn arrives, read in one query."""
@@ -251,13 +253,15 @@ class Conversations:
 
     async def arrival(self, conversation: str, user_key: str, message_id: str | None) -> Arrival:
         """Thread, time zone, held messages and an earlier delivery of the same id, in one query."""
-        rows = list(await self._db.conn.execute_fetchall(
-            "SELECT (SELECT epoch FROM conversations WHERE conversation = :c), "
-            "(SELECT timezone FROM users WHERE user_key = :u), "
-            "EXISTS (SELECT 1 FROM inbox WHERE conversation = :c AND status = 'deferred'), "
-            "(SELECT id FROM inbox WHERE conversation = :c AND message_id = :m)",
-            {"c": conversation, "u": user_key, "m": message_id},
-        ))
+        rows = list(
+            await self._db.conn.execute_fetchall(
+                "SELECT (SELECT epoch FROM conversations WHERE conversation = :c), "
+                "(SELECT timezone FROM users WHERE user_key = :u), "
+                "EXISTS (SELECT 1 FROM inbox WHERE conversation = :c AND status = 'deferred'), "
+                "(SELECT id FROM inbox WHERE conversation = :c AND message_id = :m)",
+                {"c": conversation, "u": user_key, "m": message_id},
+            )
+        )
         epoch, tz, held, seen = rows[0]
         return Arrival(_thread(conversation, epoch), str(tz) if tz else None, bool(held), seen)
 

@@ -24,13 +24,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any
 
-from engine.tasks.model import Patch, PatchOp
-from engine.store.db import Database
-from engine.store.entries import INSERT_SQL, _COLUMNS, _row_to_entry, entry_id_for, insert_params
-from engine.entries.model import NewEntry
 from engine.entries.corrections import correct
+from engine.entries.model import ExerciseLog, NewEntry, SetDetail
 from engine.entries.summaries import exercise_line
-from engine.entries.model import ExerciseLog, SetDetail
+from engine.store.db import Database
+from engine.store.entries import _COLUMNS, INSERT_SQL, _row_to_entry, entry_id_for, insert_params
+from engine.tasks.model import Patch, PatchOp
 
 
 @dataclass
@@ -91,7 +90,12 @@ def planned_entry(op: PatchOp, patch_id: str, index: int) -> NewEntry:
         activity_type=op.domain,
         kind="planned",
         summary=summary,
-        data={"activity_type": op.domain, "domain": op.domain, "exercises": [ex.model_dump(mode="json")], "planned": True},
+        data={
+            "activity_type": op.domain,
+            "domain": op.domain,
+            "exercises": [ex.model_dump(mode="json")],
+            "planned": True,
+        },
         raw_text=summary,
         terms=[name],
         source="plan",

@@ -131,8 +131,11 @@ class Given:
         found = [a for a in amounts(free) if not any(s <= a.start < e for _, s, e, _ in months)]
         problems += [plan_texts.not_given(what, a.text) for a in found if not self._allowed(a)]
         # What the amounts do not cover: number words, dates, ids that do not exist.
-        report = check_text(_blank(text, [(a.start, a.end) for a in found] + [(s, e) for _, s, e, _ in months]),
-                            self.table, kinds=_TEXT_KINDS)
+        report = check_text(
+            _blank(text, [(a.start, a.end) for a in found] + [(s, e) for _, s, e, _ in months]),
+            self.table,
+            kinds=_TEXT_KINDS,
+        )
         problems += [plan_texts.not_given(what, n) for n in report.numbers]
         if report.unknown:
             problems.append(plan_texts.unknown_ids(what, report.unknown))
@@ -149,8 +152,10 @@ class Given:
             return False
         number, kinds = found[0].numbers[:1], FIELD_KINDS.get(fld, ())
         # "4 weeks" they wrote is no set count: a value of another kind does not count.
-        return any(o.numbers[:1] == number and not (o.kind and kinds and o.kind not in kinds)
-                   for o in [*own_values(self.table), *self.logged])
+        return any(
+            o.numbers[:1] == number and not (o.kind and kinds and o.kind not in kinds)
+            for o in [*own_values(self.table), *self.logged]
+        )
 
 
 def logged_amounts(values: Iterable[tuple[float, str]]) -> list[Amount]:

@@ -36,18 +36,18 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from engine.agents.task_schemas import ProposedAssumption
 from engine.domains.registry import ActiveDomainContext
 from engine.entries.model import Entry
 from engine.facts import Fact
 from engine.outcomes import Citation
-from engine.agents.task_schemas import ProposedAssumption
 from engine.query.articles import source_of, values_of
 from engine.query.references import REF, Ref, RefTable, used
 from engine.query.render import render_text
+from engine.tasks import texts as plan_texts
 from engine.tasks.logged import CONFLICT_KINDS, Quantity, entry_citation, entry_values, fact_values, matches, numbers_in
 from engine.tasks.model import Evidence, EvidenceStatus
 from engine.tasks.said import Said, person_cited
-from engine.tasks import texts as plan_texts
 
 _ORDER: dict[EvidenceStatus, int] = {"validated": 2, "unresolved": 1, "conflicting": 0}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -104,9 +104,15 @@ def check_evidence(
         reply = said.confirmation(claim) if said is not None else None
         if said is not None and reply is not None:
             yes = reply.verdict == "yes"
-            out.append(Evidence(claim=claim, status="validated" if yes else "conflicting", critical=a.critical,
-                                sources=[said.reply_source(reply, now)],
-                                notes=plan_texts.YOU_CONFIRMED if yes else plan_texts.YOU_DENIED))
+            out.append(
+                Evidence(
+                    claim=claim,
+                    status="validated" if yes else "conflicting",
+                    critical=a.critical,
+                    sources=[said.reply_source(reply, now)],
+                    notes=plan_texts.YOU_CONFIRMED if yes else plan_texts.YOU_DENIED,
+                )
+            )
             continue
         named = {t for t in ctx.vocabulary.terms(claim) if t in logged or t in exercises}
         about = named or {s.strip().lower() for s in subjects}
@@ -120,8 +126,9 @@ def check_evidence(
             )
         else:
             status, sources, notes = _judge(quantities, named, about, source, ref, by_day, table, entries, facts, now)
-        out.append(Evidence(claim=claim, status=_worst(status, a.status), critical=a.critical, sources=sources,
-                            notes=notes))
+        out.append(
+            Evidence(claim=claim, status=_worst(status, a.status), critical=a.critical, sources=sources, notes=notes)
+        )
     return out
 
 
@@ -214,8 +221,11 @@ def _judge(
     if ref is not None and ref.kind == "fact":
         fact = next((f for f in facts if f.key == ref.key), None)
         if fact is not None:
-            return "validated", [Citation(title=f"{fact.label}: {fact.display}", ref=f"fact:{fact.key}",
-                                          retrieved_at=now, on=fact.on)], ""
+            return (
+                "validated",
+                [Citation(title=f"{fact.label}: {fact.display}", ref=f"fact:{fact.key}", retrieved_at=now, on=fact.on)],
+                "",
+            )
     return "unresolved", [], plan_texts.NOT_IN_LOG
 
 

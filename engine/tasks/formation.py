@@ -14,15 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
-from engine.outcomes import Citation
-from engine.tasks.amounts import Given
-from engine.tasks.model import Evidence, PatchOp
 from engine.agents.task_schemas import ProposedOp, TaskFormationOutput
 from engine.domains.model import Domain
 from engine.domains.registry import ActiveDomainContext
 from engine.entries.corrections import Correction, correct, read_value
 from engine.entries.model import Entry
+from engine.outcomes import Citation
 from engine.tasks import texts as plan_texts
+from engine.tasks.amounts import Given
+from engine.tasks.model import Evidence, PatchOp
 
 STATUS_WEIGHT = {"validated": 1.0, "unresolved": 0.4, "conflicting": 0.0}
 
@@ -174,8 +174,14 @@ def check_ops(
                 continue
             out.ops.append(
                 PatchOp(
-                    op=name, date=day.isoformat(), domain=domain.name, exercise=exercise, sets=p.sets,
-                    reps=p.reps, weight=p.weight, unit=p.unit,
+                    op=name,
+                    date=day.isoformat(),
+                    domain=domain.name,
+                    exercise=exercise,
+                    sets=p.sets,
+                    reps=p.reps,
+                    weight=p.weight,
+                    unit=p.unit,
                 )
             )
         elif name == "set_goal":
@@ -191,7 +197,9 @@ def check_ops(
             fld = (p.field or "").strip().lower()
             new = read_value(p.new_value)
             if fld not in ("weight", "reps", "sets") or new is None:
-                out.problems.append(f"I can correct weight, reps or sets with a number, not “{p.field} = {p.new_value}”")
+                out.problems.append(
+                    f"I can correct weight, reps or sets with a number, not “{p.field} = {p.new_value}”"
+                )
                 continue
             if given is not None and not given.value_given(p.new_value, fld):
                 out.problems.append(plan_texts.not_given("correct_entry new_value", str(p.new_value).strip()))
@@ -207,8 +215,14 @@ def check_ops(
             where = f"{target.occurred_on.isoformat()} · {target.summary}: {fix.which_sets()}"
             out.ops.append(
                 PatchOp(
-                    op=name, domain=target.domain, exercise=exercise, entry_id=target.entry_id, field=fld,
-                    old_value=p.old_value, new_value=p.new_value, detail=where,
+                    op=name,
+                    domain=target.domain,
+                    exercise=exercise,
+                    entry_id=target.entry_id,
+                    field=fld,
+                    old_value=p.old_value,
+                    new_value=p.new_value,
+                    detail=where,
                 )
             )
             out.evidence.append(

@@ -27,8 +27,19 @@ _KINDS = {
     "세트": "sets", "km": "km", "m": "m", "meter": "m", "meters": "m", "times": "sessions", "session": "sessions",
     "sessions": "sessions", "번": "sessions", "%": "%",
 }  # fmt: skip
-_FACT_KINDS = {"kg": "kg", "lb": "lb", "reps": "reps", "sets": "sets", "sessions": "sessions", "days": "sessions",
-               "sessions/week": "sessions", "days/week": "sessions", "km": "km", "m": "m", "%": "%"}
+_FACT_KINDS = {
+    "kg": "kg",
+    "lb": "lb",
+    "reps": "reps",
+    "sets": "sets",
+    "sessions": "sessions",
+    "days": "sessions",
+    "sessions/week": "sessions",
+    "days/week": "sessions",
+    "km": "km",
+    "m": "m",
+    "%": "%",
+}
 CONFLICT_KINDS = frozenset({"kg", "lb", "km", "m"})
 
 
@@ -61,8 +72,12 @@ def numbers_in(claim: str) -> list[Quantity]:
 
 
 def entry_citation(e: Entry, now: datetime) -> Citation:
-    return Citation(title=f"{e.occurred_on.isoformat()} · {e.summary}", ref=f"entry:{e.entry_id}",
-                    retrieved_at=now, on=e.occurred_on)
+    return Citation(
+        title=f"{e.occurred_on.isoformat()} · {e.summary}",
+        ref=f"entry:{e.entry_id}",
+        retrieved_at=now,
+        on=e.occurred_on,
+    )
 
 
 def entry_values(entries: Sequence[Entry], subjects: set[str], now: datetime) -> list[LoggedValue]:

@@ -34,8 +34,21 @@ NO = frozenset({
     "no", "n", "nope", "nah", "wrong", "not right", "incorrect", "false", "아니", "아니요", "아뇨", "아니야",
     "아니에요", "틀려", "틀려요", "틀렸어", "ㄴㄴ", "ㄴ",
 })  # fmt: skip
-PERSON_SOURCES = frozenset({"you", "user", "person", "request", "the request", "their request", "answer", "answers",
-                            "the answer", "their answer", "q"})
+PERSON_SOURCES = frozenset(
+    {
+        "you",
+        "user",
+        "person",
+        "request",
+        "the request",
+        "their request",
+        "answer",
+        "answers",
+        "the answer",
+        "their answer",
+        "q",
+    }
+)
 """What a model writes in ``source`` for "they said so" without an id."""
 
 _EDGES = ".,!?~…。:;-–—\"'“”‘’() "
@@ -118,8 +131,12 @@ class Said:
 
     def reply_source(self, reply: Reply, now: datetime) -> Citation:
         n = self.replies.index(reply) + 1 if reply in self.replies else 0
-        return Citation(title=plan_texts.you_answered(self.on, reply.answer, reply.question), ref=f"you:answer:{n}",
-                        retrieved_at=now, on=self.on)
+        return Citation(
+            title=plan_texts.you_answered(self.on, reply.answer, reply.question),
+            ref=f"you:answer:{n}",
+            retrieved_at=now,
+            on=self.on,
+        )
 
     def source_of(self, ref: Ref, now: datetime) -> Citation:
         """Where a ``Q`` value was said: the answer it came from (its key ``answer:<n>``), else the request."""

@@ -107,7 +107,11 @@ def not_done(refused: Sequence[str]) -> str:
 
 
 def plan_only(unsure: Sequence[str]) -> str:
-    return "Shown as a plan only, nothing was changed" + (f" — not confirmed: {'; '.join(unsure[:3])}" if unsure else "") + "."
+    return (
+        "Shown as a plan only, nothing was changed"
+        + (f" — not confirmed: {'; '.join(unsure[:3])}" if unsure else "")
+        + "."
+    )
 
 
 def plan_text(plan: WorkPlan, with_goal: bool = True) -> str:
@@ -118,12 +122,16 @@ def plan_text(plan: WorkPlan, with_goal: bool = True) -> str:
         lines.append(f"Changes ({len(plan.patch.ops)}):")
         for op in plan.patch.ops[:12]:
             if op.op == "add_planned_session":
-                what = f"{op.exercise} {op.sets}×{op.reps}" + (f" @ {op.weight:g} {op.unit or ''}".rstrip() if op.weight else "")
+                what = f"{op.exercise} {op.sets}×{op.reps}" + (
+                    f" @ {op.weight:g} {op.unit or ''}".rstrip() if op.weight else ""
+                )
                 lines.append(f"- plan {op.date}: {what}")
             elif op.op == "set_goal":
                 lines.append(f"- set goal: {op.goal}")
             else:
-                change = f"- correct {op.exercise or 'entry'} {op.field}: {op.old_value or 'as logged'} → {op.new_value}"
+                change = (
+                    f"- correct {op.exercise or 'entry'} {op.field}: {op.old_value or 'as logged'} → {op.new_value}"
+                )
                 lines.append(change + (f" in {op.detail}" if op.detail else ""))
         if len(plan.patch.ops) > 12:
             lines.append(f"- … and {len(plan.patch.ops) - 12} more")

@@ -52,9 +52,7 @@ class Worded:
     left_out: bool
 
 
-def worded(
-    out: TaskFormationOutput, table: RefTable, lang: Language, names: Mapping[str, str], request: str
-) -> Worded:
+def worded(out: TaskFormationOutput, table: RefTable, lang: Language, names: Mapping[str, str], request: str) -> Worded:
     """The plan's text as the person reads it (see the module docstring)."""
     left_out = False
 

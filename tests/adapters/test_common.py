@@ -43,7 +43,9 @@ def turn(name: str, argument: str = "") -> Control | Message | None:
 
 
 def test_every_spelling_of_a_control_names_one_action() -> None:
-    assert turn("/TZ", "Asia/Seoul") == Control(conversation=KEY, user=KEY, at=AT, action="timezone", argument="Asia/Seoul")
+    assert turn("/TZ", "Asia/Seoul") == Control(
+        conversation=KEY, user=KEY, at=AT, action="timezone", argument="Asia/Seoul"
+    )
     assert turn("timezone", "Asia/Seoul") == turn("/tz", "Asia/Seoul")
     exported = turn("/export", "json")
     assert isinstance(exported, Control) and exported.action == "export" and exported.argument == "json"
@@ -65,7 +67,9 @@ def read(name: str, argument: str = "") -> tuple[str | None, str, Control | Mess
 
 def test_commands_read_the_same_on_every_platform() -> None:
     # Issue 11: /help with words after it was an unknown command in the console; /tz alone set the zone "".
-    assert read("/help", "extra words")[0] == "help" and read("/HELP")[0] == "help" and read("/start", "x")[0] == "start"
+    assert (
+        read("/help", "extra words")[0] == "help" and read("/HELP")[0] == "help" and read("/start", "x")[0] == "start"
+    )
     assert read("/tz") == ("usage", "Usage: /timezone Asia/Seoul", None)
     assert read("/timezone", "  ") == ("usage", "Usage: /timezone Asia/Seoul", None)
     assert read("/log")[:2] == ("usage", "Usage: /log bench 55kg 10x5") and read("/ask")[0] == "usage"
@@ -89,7 +93,9 @@ def test_picks_answer_the_open_question_or_plan_with_a_label() -> None:
         assert decision is not None and decision.answer == ApprovalDecision(decision=pick)
         labels[pick] = decision.label
     assert labels == {"approve": "✓ Approved", "revise": "✎ Revise: What should change?", "cancel": "✗ Cancelled"}
-    assert decide_plan("revise", "smaller jumps").answer == ApprovalDecision(decision="revise", feedback="smaller jumps")
+    assert decide_plan("revise", "smaller jumps").answer == ApprovalDecision(
+        decision="revise", feedback="smaller jumps"
+    )
 
 
 def answer(line: str, pending: Ask | ApprovalRequest | None, user: str = KEY) -> object:
@@ -102,7 +108,9 @@ def answer(line: str, pending: Ask | ApprovalRequest | None, user: str = KEY) ->
 def test_typed_answers_to_a_question() -> None:
     assert answer("2", ASK) == ClarificationAnswer(answers=["Squat"])
     assert answer("2번", ASK) == answer("2.", ASK) == ClarificationAnswer(answers=["Squat"])
-    assert answer(" Skip ", ASK) == answer("skip.", ASK) == answer("건너뛰기", ASK) == ClarificationAnswer(declined=True)
+    assert (
+        answer(" Skip ", ASK) == answer("skip.", ASK) == answer("건너뛰기", ASK) == ClarificationAnswer(declined=True)
+    )
     # Issue 11: a number not on the list went to the model as the answer; now it gets a hint.
     assert answer("9", ASK) == "Pick a number from 1 to 2, type your own answer, or type skip."
     assert answer("0", ASK) == answer("3", ASK) != ClarificationAnswer(answers=["3"])
@@ -196,7 +204,6 @@ def test_recent_remembers_a_bounded_number_of_keys() -> None:
     assert 1 not in seen and 3 in seen and seen.add(1)
     seen.discard(3)
     assert seen.add(3)
-
 
 
 def test_a_failure_after_the_turn_is_a_reply_not_shown_never_try_again() -> None:

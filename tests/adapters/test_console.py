@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import errno
 import io
-from datetime import timedelta
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +15,9 @@ import pytest
 from adapters.console import ConsoleChat
 from engine.language.dates import today_in
 from engine.store.inbox import Inbox
-from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
+from tests.helpers import scripts
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
 # path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
@@ -86,7 +86,17 @@ async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fak
     fake.script(scripts.strength("bench press", 55, 10, 5, date_text=logged_on.isoformat()))
     fake.script(scripts.good_plan(logged_on=logged_on))
     out = io.StringIO()
-    lines = [f"bench 55kg 10x5 {logged_on.isoformat()}", "plan my week", "approve", "/history", "/undo", "/export", "/forget", "/forget yes", "/quit"]
+    lines = [
+        f"bench 55kg 10x5 {logged_on.isoformat()}",
+        "plan my week",
+        "approve",
+        "/history",
+        "/undo",
+        "/export",
+        "/forget",
+        "/forget yes",
+        "/quit",
+    ]
     async with open_engine() as engine:
         chat_ = ConsoleChat(engine, "kim", stdin=io.StringIO("\n".join(lines) + "\n"), stdout=out, export_dir=tmp_path)
         await chat_.run()
@@ -99,7 +109,9 @@ async def test_plan_approval_undo_export_and_forget(open_engine: OpenEngine, fak
     assert "Type /forget yes to confirm" in text and "deleted 1 entry " in text
 
 
-async def test_ctrl_c_mid_turn_keeps_the_message_for_the_next_start(sqlite_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_ctrl_c_mid_turn_keeps_the_message_for_the_next_start(
+    sqlite_engine: OpenEngine, fake: FakeOllama
+) -> None:
     """Before: Ctrl-C while a turn ran printed "bye" and the message was gone."""
     fake.script("RouterOutput", Delay(5, scripts.router("LOG")), scripts.router("LOG"))
     fake.default(scripts.strength("bench press", 55, 10, 5))
@@ -130,7 +142,12 @@ async def test_ctrl_c_mid_turn_keeps_the_message_for_the_next_start(sqlite_engin
     ],
 )
 async def test_export_that_cannot_be_written_is_one_line(
-    open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: OSError, says: str
+    open_engine: OpenEngine,
+    fake: FakeOllama,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    error: OSError,
+    says: str,
 ) -> None:
     """Before: /export in a read-only folder or on a full disk ended the console with a traceback."""
     fake.script(scripts.router("LOG"))

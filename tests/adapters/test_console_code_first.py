@@ -56,7 +56,7 @@ async def test_questions_on_an_imported_strong_history_show_only_true_figures(
 
 
 async def test_quit_with_words_after_it_leaves(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    """"/quit now" is /quit, not an unknown command (and nothing after it runs)."""
+    """ "/quit now" is /quit, not an unknown command (and nothing after it runs)."""
     out = io.StringIO()
     async with open_engine() as engine:
         await ConsoleChat(engine, "kim", stdin=io.StringIO("/quit now\nbench 55kg 10x5\n"), stdout=out).run()

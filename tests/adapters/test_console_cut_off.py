@@ -31,8 +31,13 @@ async def test_an_approve_that_committed_before_the_kill_is_shown_at_the_next_st
         assert isinstance(plan, ApprovalRequest)
         # What the console does for "approve" up to the kill: the line recorded, the turn run to its end
         # (the plan committed), and the process gone before the outcome reached the screen.
-        approve = Resume(conversation=KEY, user=KEY, interrupt_id=plan.interrupt_id,
-                         answer=ApprovalDecision(decision="approve"), message_id="l2")
+        approve = Resume(
+            conversation=KEY,
+            user=KEY,
+            interrupt_id=plan.interrupt_id,
+            answer=ApprovalDecision(decision="approve"),
+            message_id="l2",
+        )
         await engine.receive(KEY, [Delivery("l2", approve.model_dump_json(), KEY)])
         await engine.handle(approve)
     async with sqlite_engine() as engine:

@@ -24,7 +24,9 @@ async def console(engine: Engine, lines: list[str]) -> str:
     return out.getvalue()
 
 
-async def test_a_log_while_a_question_is_open_then_a_number_still_picks(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_a_log_while_a_question_is_open_then_a_number_still_picks(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     """Before: "5k in 25:30" was sent to the Parser as the exercise's name and never logged."""
     fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
     fake.script(scripts.clarifier())
@@ -37,7 +39,9 @@ async def test_a_log_while_a_question_is_open_then_a_number_still_picks(open_eng
     assert len(parses) == 2 and "-> Squat" in parses[-1]["messages"][-1]["content"]
 
 
-async def test_a_log_after_a_bare_revise_is_held_and_approve_still_approves(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_a_log_after_a_bare_revise_is_held_and_approve_still_approves(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     """Before: the line after "revise" was the change whatever it said: the plan was formed again around a run."""
     fake.script(scripts.router("TASK", ["strength"]))
     fake.script(scripts.former(

@@ -50,7 +50,9 @@ def test_the_generated_export_is_a_clean_strong_file(bench: ModuleType, namer: E
     result = parse_export("strong", decode(path.read_bytes()), user_key=USER, namer=namer)
     assert result.rows == rows >= 2000 and result.problems == [] and result.ignored == []
     units = {e["weight_unit"] for entry in result.entries for e in entry.data["exercises"]}
-    kinds = {d.get("kind", "normal") for entry in result.entries for e in entry.data["exercises"] for d in e["set_details"]}
+    kinds = {
+        d.get("kind", "normal") for entry in result.entries for e in entry.data["exercises"] for d in e["set_details"]
+    }
     assert units == {"kg", "lb", None} and kinds == {"normal", "warmup"}  # None: the bodyweight pull-ups
     days = [entry.occurred_on for entry in result.entries]
     assert (days[-1] - days[0]).days > 100 and len(set(days)) == len(days)

@@ -24,7 +24,9 @@ Doctor = Callable[..., tuple[int, list[str]]]
 
 
 @pytest.fixture
-def doctor(fake: FakeOllama, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Doctor:
+def doctor(
+    fake: FakeOllama, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Doctor:
     """``doctor(**env)`` runs ``python -m bot doctor`` in this process; returns the exit code and the lines."""
     fake.default("DoctorProbe", GOOD)
     monkeypatch.chdir(tmp_path)  # no .env here
@@ -137,10 +139,19 @@ def test_embedding_model_is_not_checked_with_the_builtin_backend(doctor: Doctor)
     ("reply", "says"),
     [
         # format dropped: valid JSON, but none of the schema's fields
-        ({"name": "Squat", "value": 5}, "ignores format: valid JSON without the schema's fields (name, value instead of exercise, sets, reps)"),
+        (
+            {"name": "Squat", "value": 5},
+            "ignores format: valid JSON without the schema's fields (name, value instead of exercise, sets, reps)",
+        ),
         # some fields, wrong types: constrained decoding would never allow it
-        ({"exercise": "Squat", "sets": "three", "reps": 5}, "ignores format: valid JSON that breaks the schema (sets: "),
-        ("Sure! Squat, 3 sets of 5 reps.", "ignores format: it answered in plain text ('Sure! Squat, 3 sets of 5 reps.')"),
+        (
+            {"exercise": "Squat", "sets": "three", "reps": 5},
+            "ignores format: valid JSON that breaks the schema (sets: ",
+        ),
+        (
+            "Sure! Squat, 3 sets of 5 reps.",
+            "ignores format: it answered in plain text ('Sure! Squat, 3 sets of 5 reps.')",
+        ),
         ("", "ignores format: an empty reply (a thinking model may have put it all in its thinking)"),
     ],
 )
@@ -203,7 +214,12 @@ def test_without_ps_context_the_trained_size_is_used(doctor: Doctor, fake: FakeO
 
 # Published llama.cpp rates for a 7B model at 4 bits (MODEL-NOTES): a desktop CPU and a consumer GPU.
 CPU = {"prompt_eval_count": 60, "prompt_eval_duration": 1_000_000_000, "eval_count": 9, "eval_duration": 1_000_000_000}
-GPU = {"prompt_eval_count": 5000, "prompt_eval_duration": 1_000_000_000, "eval_count": 130, "eval_duration": 1_000_000_000}
+GPU = {
+    "prompt_eval_count": 5000,
+    "prompt_eval_duration": 1_000_000_000,
+    "eval_count": 130,
+    "eval_duration": 1_000_000_000,
+}
 
 
 def test_slow_machine_projects_past_the_timeout(doctor: Doctor, fake: FakeOllama) -> None:
@@ -225,8 +241,9 @@ def test_fast_machine_projects_seconds(doctor: Doctor, fake: FakeOllama) -> None
     code, lines = doctor()
     assert code == 0
     # 2,500 / 5,000 + 150 / 130 = 1.7 s
-    assert only(lines, "one call took").endswith("reads 5,000 tokens/s, writes 130 tokens/s: a 2,500-token prompt "
-                                                 "with a 150-token answer takes about 1.7 s")
+    assert only(lines, "one call took").endswith(
+        "reads 5,000 tokens/s, writes 130 tokens/s: a 2,500-token prompt with a 150-token answer takes about 1.7 s"
+    )
 
 
 def test_no_answer_in_time_says_so(doctor: Doctor, fake: FakeOllama) -> None:
@@ -244,13 +261,15 @@ def test_the_command_runs_as_a_process(fake: FakeOllama, tmp_path: Path) -> None
     fake.default("DoctorProbe", GOOD)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OLLAMA_", "EMBEDDING_", "LOG_"))}
     env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "xdg"), PYTHONPATH=str(ROOT), OLLAMA_HOST=fake.url)
-    done = subprocess.run([sys.executable, "-m", "bot", "doctor"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "doctor"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == "all checks passed"
     fake.default("DoctorProbe", {"name": "x"})
-    again = subprocess.run([sys.executable, "-m", "bot", "doctor"], cwd=tmp_path, env=env,
-                           capture_output=True, text=True, timeout=60)
+    again = subprocess.run(
+        [sys.executable, "-m", "bot", "doctor"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
     assert again.returncode == 1 and "ignores format" in again.stdout
 
 

@@ -41,12 +41,22 @@ def test_a_knowledge_question_in_the_console_cites_the_article(tmp_path: Path, f
     data = tmp_path / "data"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OLLAMA_", "TELEGRAM_", "SLACK_", "EMBEDDING_"))}
     env.update(
-        HOME=str(tmp_path), DATA_DIR=str(data), OLLAMA_HOST=fake.url, EMBEDDING_BACKEND="ollama",
-        EMBEDDING_MODEL="bge-m3", KNOWLEDGE_ENABLED="true", PYTHONPATH=str(ROOT),
+        HOME=str(tmp_path),
+        DATA_DIR=str(data),
+        OLLAMA_HOST=fake.url,
+        EMBEDDING_BACKEND="ollama",
+        EMBEDDING_MODEL="bge-m3",
+        KNOWLEDGE_ENABLED="true",
+        PYTHONPATH=str(ROOT),
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot", "console", "--name", "kim"], cwd=tmp_path, env=env, text=True,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "bot", "console", "--name", "kim"],
+        cwd=tmp_path,
+        env=env,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     try:
         log = data / "almanac.log"

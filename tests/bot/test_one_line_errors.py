@@ -70,7 +70,9 @@ def test_every_numeric_setting_has_a_lower_and_an_upper_bound() -> None:
     for name, info in Settings.model_fields.items():
         if info.annotation not in (int, float):
             continue
-        kinds = {attr for rule in info.metadata for attr in ("ge", "gt", "le", "lt") if getattr(rule, attr, None) is not None}
+        kinds = {
+            attr for rule in info.metadata for attr in ("ge", "gt", "le", "lt") if getattr(rule, attr, None) is not None
+        }
         if not (kinds & {"ge", "gt"} and kinds & {"le", "lt"}):
             unbounded.append(name.upper())
     assert not unbounded, f"bound these in bot/config.py: {unbounded}"
@@ -83,4 +85,7 @@ def test_quit_after_the_disk_filled_up_is_one_line(tmp_path: Path) -> None:
     (data / "almanac.log").symlink_to("/dev/full")  # every write: "No space left on device"
     result = run_bot(tmp_path, "console", stdin="/quit\n", DATA_DIR=str(data))
     assert result.returncode == 2
-    assert one_line(result) == f"almanac: cannot write the log {data / 'almanac.log'} (No space left on device); free some space"
+    assert (
+        one_line(result)
+        == f"almanac: cannot write the log {data / 'almanac.log'} (No space left on device); free some space"
+    )

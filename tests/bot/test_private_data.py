@@ -32,7 +32,10 @@ def test_a_fresh_start_keeps_the_data_folder_and_every_file_private(tmp_path: Pa
         [sys.executable, "-m", "bot", "console"],
         cwd=tmp_path,  # no .env; the export lands here
         env=_env(tmp_path, data),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         assert chat.stdin is not None
@@ -69,11 +72,18 @@ def test_a_data_folder_others_can_read_is_warned_about_once_with_the_fix(tmp_pat
     data.chmod(0o755)
     done = subprocess.run(
         [sys.executable, "-m", "bot", "console"],
-        cwd=tmp_path, env=_env(tmp_path, data), input="", capture_output=True, text=True, timeout=60,
+        cwd=tmp_path,
+        env=_env(tmp_path, data),
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     fix = f"chmod -R go-rwx {shlex.quote(str(data))}"
-    assert done.stderr.splitlines() == [f"almanac: warning: DATA_DIR {data} can be read by other accounts on this machine; run: {fix}"]
+    assert done.stderr.splitlines() == [
+        f"almanac: warning: DATA_DIR {data} can be read by other accounts on this machine; run: {fix}"
+    ]
     logged = [line for line in (data / "almanac.log").read_text().splitlines() if "chmod" in line]
     assert len(logged) == 1 and "warning" in logged[0] and fix in logged[0]
     assert stat.S_IMODE(data.stat().st_mode) == 0o755  # told, not changed behind the owner's back

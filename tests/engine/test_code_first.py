@@ -51,12 +51,21 @@ async def test_a_log_code_reads_is_stored_as_read_with_no_model_call(open_engine
 async def test_korean_notation_and_per_set_lists_are_read_in_code(open_engine: OpenEngine, fake: FakeOllama) -> None:
     liar(fake)
     async with open_engine(read_in_code=True) as engine:
-        for text in ("벤치프레스 55키로 10회 5세트", "bench 60kg 8, 8, 6", "deadlift 140x3x3 @rpe8", "어제 스쿼트 100키로 5x5"):
+        for text in (
+            "벤치프레스 55키로 10회 5세트",
+            "bench 60kg 8, 8, 6",
+            "deadlift 140x3x3 @rpe8",
+            "어제 스쿼트 100키로 5x5",
+        ):
             out = await engine.handle(msg(text))
             assert isinstance(out[0], Logged), text
         stored = {e.raw_text: e for e in await engine.entries.recent(USER)}
     assert sets_of(stored["벤치프레스 55키로 10회 5세트"].data) == [("bench press", 55, 10)] * 5
-    assert sets_of(stored["bench 60kg 8, 8, 6"].data) == [("bench press", 60, 8), ("bench press", 60, 8), ("bench press", 60, 6)]
+    assert sets_of(stored["bench 60kg 8, 8, 6"].data) == [
+        ("bench press", 60, 8),
+        ("bench press", 60, 8),
+        ("bench press", 60, 6),
+    ]
     deadlift = stored["deadlift 140x3x3 @rpe8"].data["exercises"][0]
     assert [(s["weight"], s["reps"], s["rpe"]) for s in deadlift["set_details"]] == [(140, 3, 8)] * 3
     assert stored["어제 스쿼트 100키로 5x5"].occurred_on == date(2026, 11, 24)
@@ -102,7 +111,12 @@ async def test_an_unsure_order_goes_to_the_model_with_a_hint(open_engine: OpenEn
 async def test_greetings_and_thanks_are_answered_by_code(open_engine: OpenEngine, fake: FakeOllama) -> None:
     liar(fake)
     async with open_engine(read_in_code=True) as engine:
-        for text, word in (("hello", "Hi!"), ("thanks!", "welcome"), ("안녕하세요", "안녕하세요"), ("고마워요", "천만에요")):
+        for text, word in (
+            ("hello", "Hi!"),
+            ("thanks!", "welcome"),
+            ("안녕하세요", "안녕하세요"),
+            ("고마워요", "천만에요"),
+        ):
             out = await engine.handle(msg(text))
             assert [type(o) for o in out] == [Answer] and word in out[0].text, text
             assert "no entries" not in out[0].text
@@ -114,8 +128,14 @@ async def test_a_question_code_reads_is_planned_in_code(open_engine: OpenEngine,
     fake.default(scripts.synthesizer("Here is what your log shows."))
     async with open_engine(read_in_code=True) as engine:
         for day, text in ((date(2026, 11, 10), "squat 100kg 5x5"), (date(2026, 11, 20), "squat 105kg 5x5")):
-            await engine.handle(Message(conversation=CONV, user=USER, text=text,
-                                        at=datetime(day.year, day.month, day.day, 3, tzinfo=timezone.utc)))
+            await engine.handle(
+                Message(
+                    conversation=CONV,
+                    user=USER,
+                    text=text,
+                    at=datetime(day.year, day.month, day.day, 3, tzinfo=timezone.utc),
+                )
+            )
         out = await engine.handle(msg("how many times did I squat in the last two weeks?"))
     assert any(isinstance(o, Answer) for o in out)
     assert "RouterOutput" not in fake.titles() and "PlannerOutput" not in fake.titles()
@@ -165,15 +185,33 @@ async def test_sets_with_no_exercise_ask_which_one_with_their_lifts_as_choices(
         assert ask.questions[0].options[:2] == ["squat", "bench press"]
         assert "read the sets and reps" in ask.why
         # A bodyweight move needs nothing more: code reads the sets with the person's word, no model call.
-        (logged,) = after_closing(await engine.handle(Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id,
-                                               answer=ClarificationAnswer(answers=["pull-ups"]), at=NOW)), ask, "Answered")
+        (logged,) = after_closing(
+            await engine.handle(
+                Resume(
+                    conversation=CONV,
+                    user=USER,
+                    interrupt_id=ask.interrupt_id,
+                    answer=ClarificationAnswer(answers=["pull-ups"]),
+                    at=NOW,
+                )
+            ),
+            ask,
+            "Answered",
+        )
         assert isinstance(logged, Logged), logged
         assert logged.entries[0].summary == "pull-up × 5 reps × 5 sets"
         assert fake.calls("ParserOutput") == []
         # A lift still lacks its load: the model reads the rest, with the person's answer in its prompt.
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
-        await engine.handle(Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id,
-                                   answer=ClarificationAnswer(answers=["bench press"]), at=NOW))
+        await engine.handle(
+            Resume(
+                conversation=CONV,
+                user=USER,
+                interrupt_id=ask.interrupt_id,
+                answer=ClarificationAnswer(answers=["bench press"]),
+                at=NOW,
+            )
+        )
     (call,) = fake.calls("ParserOutput")
     assert "bench press" in str(call["messages"][-1]["content"])

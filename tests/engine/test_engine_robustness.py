@@ -16,9 +16,9 @@ from bot.logs import configure_logging
 from engine.graph.log_nodes import LogNodes
 from engine.outcomes import Ask, Failure, Logged, Notice
 from engine.turns import ClarificationAnswer, Control, Message, Resume
-from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
+from tests.helpers import scripts
 from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
@@ -36,7 +36,9 @@ def msg(text: str, conversation: str = CONV, user: str = USER, **kw: Any) -> Mes
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\n\t\n", "\x00\x01\x02"])
-async def test_empty_message_is_a_notice_without_model_calls(open_engine: OpenEngine, fake: FakeOllama, text: str) -> None:
+async def test_empty_message_is_a_notice_without_model_calls(
+    open_engine: OpenEngine, fake: FakeOllama, text: str
+) -> None:
     async with open_engine() as engine:
         (out,) = await engine.handle(msg(text))
         assert isinstance(out, Notice) and out.code == "empty"
@@ -147,7 +149,9 @@ async def test_resume_that_fails_is_kept_and_retried(open_engine: OpenEngine, fa
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
         fake.stop()
-        resume = Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Squat"]))
+        resume = Resume(
+            conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Squat"])
+        )
         failed, again = await engine.handle(resume)
         # The answer is kept and its question stays open, with the same id (its buttons still work).
         assert isinstance(failed, Failure) and isinstance(again, Ask) and again.interrupt_id == ask.interrupt_id
@@ -239,7 +243,9 @@ async def test_each_graph_step_logs_conversation_node_and_duration(open_engine: 
         assert s["conversation"] == CONV and isinstance(s["duration_ms"], float)
 
 
-async def test_checkpoints_stay_flat_over_many_turns(sqlite_engine: OpenEngine, fake: FakeOllama, tmp_path: Any) -> None:
+async def test_checkpoints_stay_flat_over_many_turns(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tmp_path: Any
+) -> None:
     fake.default(scripts.router("LOG"))
     fake.default(scripts.strength("bench press", 55, 10, 5))
     sizes = []
@@ -256,7 +262,9 @@ async def test_checkpoints_stay_flat_over_many_turns(sqlite_engine: OpenEngine, 
                 # The latest checkpoint and the one before it, which a failed turn rolls back to:
                 # each save prunes the older ones (engine.runtime.threads).
                 assert count == 2 and writes == 0
-        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+        state = await engine.graph.aget_state(
+            {"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}}
+        )
         assert len(state.values["history"]) == 6
     # History is trimmed, so turn 30's checkpoint is no bigger than turn 10's, give or take
     # LangGraph's channel version strings, whose random suffix varies in length (~100 B).

@@ -51,7 +51,9 @@ async def test_export_strong_gives_strongs_csv_that_imports_back(open_engine: Op
         *[("squat", str(i), "100", "kg", "5") for i in range(1, 4)],
     ]
     assert detect(document.content) == "strong"
-    back = parse_export("strong", document.content, user_key=USER, namer=ExerciseNamer.from_registry(DomainRegistry.load()))
+    back = parse_export(
+        "strong", document.content, user_key=USER, namer=ExerciseNamer.from_registry(DomainRegistry.load())
+    )
     assert back.problems == [] and sum(len(e.data["exercises"][0]["set_details"]) for e in back.entries) == 8
 
 
@@ -76,9 +78,14 @@ async def test_export_without_a_format_is_csv_json_is_json_and_an_unknown_one_wr
 
 async def test_export_strong_says_what_its_format_cannot_hold(open_engine: OpenEngine, fake: FakeOllama) -> None:
     meal = NewEntry(
-        occurred_on=date(2026, 11, 20), domain="nutrition", activity_type="meal", summary="chicken and rice",
+        occurred_on=date(2026, 11, 20),
+        domain="nutrition",
+        activity_type="meal",
+        summary="chicken and rice",
         data={"activity_type": "meal", "domain": "nutrition", "notes": "chicken and rice"},
-        raw_text="chicken and rice", terms=[], source_key="seed:meal",
+        raw_text="chicken and rice",
+        terms=[],
+        source_key="seed:meal",
     )
     async with open_engine() as engine:
         await engine.entries.add(USER, [scripts.bench_entry(date(2026, 11, 20), 55, 10, 5), meal])

@@ -82,7 +82,9 @@ async def test_a_guessed_date_is_said(open_engine: OpenEngine, fake: FakeOllama)
     )
 
 
-async def test_zero_width_characters_neither_fill_nor_split_a_message(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_zero_width_characters_neither_fill_nor_split_a_message(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     fake.script(scripts.router("LOG"))
     fake.script(scripts.strength("벤치프레스", 55, 10, 5))
     async with open_engine() as engine:

@@ -9,9 +9,9 @@ import pytest
 
 from engine.outcomes import Answer, Ask, Logged, Notice
 from engine.turns import ClarificationAnswer, Control, Message, Resume
-from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
+from tests.helpers import scripts
 from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
@@ -97,16 +97,30 @@ async def test_clarify_then_answer_by_resume(open_engine: OpenEngine, fake: Fake
         assert ask.questions[0].options == ["Bench press", "Squat", "Deadlift"]
         assert ask.asked_by == USER and ask.interrupt_id
         assert await engine.entries.count(USER) == 0
-        out = after_closing(await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Squat"]))
-        ), ask, "Answered")
+        out = after_closing(
+            await engine.handle(
+                Resume(
+                    conversation=CONV,
+                    user=USER,
+                    interrupt_id=ask.interrupt_id,
+                    answer=ClarificationAnswer(answers=["Squat"]),
+                )
+            ),
+            ask,
+            "Answered",
+        )
         assert isinstance(out[0], Logged) and out[0].entries[0].summary == "squat 100 kg × 5 reps × 5 sets"
         # The second parse saw the answer.
         second = fake.calls("ParserOutput")[1]["messages"][1]["content"]
         assert "Which exercise was that? -> Squat" in second
         # The same button again is stale and changes nothing.
         again = await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Squat"]))
+            Resume(
+                conversation=CONV,
+                user=USER,
+                interrupt_id=ask.interrupt_id,
+                answer=ClarificationAnswer(answers=["Squat"]),
+            )
         )
         assert isinstance(again[0], Notice) and again[0].code == "stale"
         assert await engine.entries.count(USER) == 1
@@ -133,9 +147,18 @@ async def test_decline_keeps_raw_text_as_note(open_engine: OpenEngine, fake: Fak
     async with open_engine() as engine:
         (ask,) = await engine.handle(msg("did 5x5 today"))
         assert isinstance(ask, Ask)
-        out = after_closing(await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(declined=True))
-        ), ask, "Skipped")
+        out = after_closing(
+            await engine.handle(
+                Resume(
+                    conversation=CONV,
+                    user=USER,
+                    interrupt_id=ask.interrupt_id,
+                    answer=ClarificationAnswer(declined=True),
+                )
+            ),
+            ask,
+            "Skipped",
+        )
         assert isinstance(out[0], Logged)
         (entry,) = await engine.entries.recent(USER)
         assert entry.kind == "note" and entry.raw_text == "did 5x5 today"
@@ -150,7 +173,9 @@ async def test_cancel_drops_question_and_stores_nothing(open_engine: OpenEngine,
         assert isinstance(ask, Ask)
         (status,) = await engine.handle(Control(conversation=CONV, user=USER, action="status"))
         assert isinstance(status, Ask) and status.interrupt_id == ask.interrupt_id
-        (done,) = after_closing(await engine.handle(Control(conversation=CONV, user=USER, action="cancel")), ask, "Cancelled")
+        (done,) = after_closing(
+            await engine.handle(Control(conversation=CONV, user=USER, action="cancel")), ask, "Cancelled"
+        )
         assert isinstance(done, Notice) and done.code == "cancelled"
         (nothing,) = await engine.handle(Control(conversation=CONV, user=USER, action="cancel"))
         assert nothing.code == "nothing"  # type: ignore[union-attr]
@@ -166,14 +191,27 @@ async def test_foreign_user_cannot_answer(open_engine: OpenEngine, fake: FakeOll
         (ask,) = await engine.handle(Message(conversation=group, user="tg:1", text="did 5x5 today"))
         assert isinstance(ask, Ask)
         foreign = await engine.handle(
-            Resume(conversation=group, user="tg:2", interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Bench press"]))
+            Resume(
+                conversation=group,
+                user="tg:2",
+                interrupt_id=ask.interrupt_id,
+                answer=ClarificationAnswer(answers=["Bench press"]),
+            )
         )
         assert isinstance(foreign[0], Notice) and foreign[0].code == "not_yours"
         typed = await engine.handle(Message(conversation=group, user="tg:2", text="bench"))
         assert isinstance(typed[0], Notice) and typed[0].code == "held"  # kept, and run once the question is answered
-        mine = after_closing(await engine.handle(
-            Resume(conversation=group, user="tg:1", interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Squat"]))
-        ), ask)
+        mine = after_closing(
+            await engine.handle(
+                Resume(
+                    conversation=group,
+                    user="tg:1",
+                    interrupt_id=ask.interrupt_id,
+                    answer=ClarificationAnswer(answers=["Squat"]),
+                )
+            ),
+            ask,
+        )
         assert isinstance(mine[0], Logged)
         assert await engine.entries.count("tg:1") == 1 and await engine.entries.count("tg:2") == 0
 
@@ -188,9 +226,17 @@ async def test_pending_question_survives_restart(open_engine: OpenEngine, fake: 
     async with open_engine() as restarted:
         (status,) = await restarted.handle(Control(conversation=CONV, user=USER, action="status"))
         assert isinstance(status, Ask) and status.interrupt_id == ask.interrupt_id
-        out = after_closing(await restarted.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Bench press"]))
-        ), ask)
+        out = after_closing(
+            await restarted.handle(
+                Resume(
+                    conversation=CONV,
+                    user=USER,
+                    interrupt_id=ask.interrupt_id,
+                    answer=ClarificationAnswer(answers=["Bench press"]),
+                )
+            ),
+            ask,
+        )
         assert isinstance(out[0], Logged)
         assert await restarted.entries.count(USER) == 1
 
@@ -205,12 +251,19 @@ async def test_reset_starts_new_thread_and_keeps_entries(open_engine: OpenEngine
         assert isinstance(ask, Ask)
         old_thread = await engine.conversations.thread_id(CONV)
         (reset,) = after_closing(
-            await engine.handle(Control(conversation=CONV, user=USER, action="reset")), ask, "Closed: fresh conversation"
+            await engine.handle(Control(conversation=CONV, user=USER, action="reset")),
+            ask,
+            "Closed: fresh conversation",
         )
         assert isinstance(reset, Notice) and reset.code == "reset"
         assert await engine.conversations.thread_id(CONV) != old_thread
         stale = await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=["Squat"]))
+            Resume(
+                conversation=CONV,
+                user=USER,
+                interrupt_id=ask.interrupt_id,
+                answer=ClarificationAnswer(answers=["Squat"]),
+            )
         )
         assert isinstance(stale[0], Notice) and stale[0].code == "stale"
         assert await engine.entries.count(USER) == 1

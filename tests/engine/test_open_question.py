@@ -67,9 +67,19 @@ def question(fake: FakeOllama) -> None:
         ("how far did I run last week?", "question"),
         ("내 벤치 최고 기록은?", "question"),
         # What answers: yes, a choice, a number, skip, a correction, a fragment, a question about the question.
-        ("yes", None), ("Yes, squat", None), ("2", None), ("skip", None), ("squat", None), ("100kg", None),
-        ("that was 60kg, not 55", None), ("no, it's 60kg", None), ("5k", None), ("about 40 minutes", None),
-        ("what do you mean?", None), ("which one?", None), ("smaller jumps", None),
+        ("yes", None),
+        ("Yes, squat", None),
+        ("2", None),
+        ("skip", None),
+        ("squat", None),
+        ("100kg", None),
+        ("that was 60kg, not 55", None),
+        ("no, it's 60kg", None),
+        ("5k", None),
+        ("about 40 minutes", None),
+        ("what do you mean?", None),
+        ("which one?", None),
+        ("smaller jumps", None),
         ("could you lower the bench weights?", None),
         # A line that names one of the question's choices answers it, whatever else it looks like.
         ("squat 100kg 5x5", None),
@@ -99,7 +109,9 @@ async def test_a_log_while_a_question_is_open_is_logged_and_the_question_stays_a
     assert len(parses) == 2 and "25:30" not in parses[-1]["messages"][-1]["content"]
 
 
-async def test_a_question_while_a_question_is_open_is_answered_after_it(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_a_question_while_a_question_is_open_is_answered_after_it(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     """Before: "what's my heaviest bench?" was taken as the exercise of "trained hard today"."""
     question(fake)
     fake.default(scripts.analyzer("sufficient"))
@@ -151,7 +163,9 @@ async def test_pending_reads_the_open_question_without_a_turn(open_engine: OpenE
         out = after_closing(await engine.handle(answer(ask, ClarificationAnswer(answers=["Squat"]))), ask, "Answered")
         assert logged(out) == ["squat 100 kg × 5 reps × 5 sets"]
         assert await engine.pending(CONV, USER) is None
-        assert (await engine.db.conn.execute_fetchall("SELECT COUNT(*) FROM inbox"))[0][0] == rows[0][0] + 1  # the answer only
+        assert (await engine.db.conn.execute_fetchall("SELECT COUNT(*) FROM inbox"))[0][0] == rows[0][
+            0
+        ] + 1  # the answer only
 
 
 async def test_closed_is_kept_for_a_redelivery_and_said_by_forget(open_engine: OpenEngine, fake: FakeOllama) -> None:

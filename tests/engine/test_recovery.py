@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from engine.boundary import Delivery
 from engine.engine import Engine
 from engine.outcomes import ApprovalRequest, Ask, Failure, Logged, Notice, Outcome
-from engine.boundary import Delivery
 from engine.store.inbox import Inbox
 from engine.turns import ApprovalDecision, Control, Message, Resume
 from tests.conftest import OpenEngine
@@ -35,7 +35,14 @@ TODAY = date(2026, 11, 22)
 
 
 def say(text: str, message_id: str | None = None, **kw: Any) -> Message:
-    return Message(conversation=kw.pop("conversation", CONV), user=kw.pop("user", USER), text=text, at=NOW, message_id=message_id, **kw)
+    return Message(
+        conversation=kw.pop("conversation", CONV),
+        user=kw.pop("user", USER),
+        text=text,
+        at=NOW,
+        message_id=message_id,
+        **kw,
+    )
 
 
 def control(action: str, **kw: Any) -> Control:
@@ -53,7 +60,9 @@ async def cut_off(engine: Engine, turn: Message | Resume, fake: FakeOllama) -> N
         await task
 
 
-async def test_a_turn_cut_off_runs_once_when_its_delivery_comes_again(sqlite_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_a_turn_cut_off_runs_once_when_its_delivery_comes_again(
+    sqlite_engine: OpenEngine, fake: FakeOllama
+) -> None:
     """Before: a turn cut off by a crash stayed `pending` forever, and the redelivery was dropped as a duplicate."""
     fake.script("RouterOutput", Delay(5, scripts.router("LOG")), scripts.router("LOG"))
     fake.default(scripts.strength("bench press", 55, 10, 5))
@@ -110,7 +119,9 @@ async def test_a_run_that_finished_before_the_crash_is_not_run_again(
     assert len(fake.calls("RouterOutput")) == 1  # its outcomes came from the saved checkpoint
 
 
-async def test_failed_answer_keeps_its_question_open_and_status_says_so(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_failed_answer_keeps_its_question_open_and_status_says_so(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     """Before: the model failing while an answer ran left nothing open, and /status said "Nothing is waiting"."""
     fake.script(scripts.router("LOG"))
     fake.script(scripts.needs_exercise())
@@ -141,15 +152,25 @@ def plan_request(fake: FakeOllama) -> None:
 
 
 async def seed(engine: Engine) -> None:
-    await engine.entries.add(USER, [scripts.bench_entry(TODAY - timedelta(days=7), 52.5), scripts.bench_entry(TODAY, 55)])
+    await engine.entries.add(
+        USER, [scripts.bench_entry(TODAY - timedelta(days=7), 52.5), scripts.bench_entry(TODAY, 55)]
+    )
 
 
 def decide(req: Outcome, decision: str, **kw: Any) -> Resume:
     assert isinstance(req, ApprovalRequest)
-    return Resume(conversation=kw.pop("conversation", CONV), user=kw.pop("user", USER), interrupt_id=req.interrupt_id, answer=ApprovalDecision(decision=decision), at=NOW)  # type: ignore[arg-type]
+    return Resume(
+        conversation=kw.pop("conversation", CONV),
+        user=kw.pop("user", USER),
+        interrupt_id=req.interrupt_id,
+        answer=ApprovalDecision(decision=decision),
+        at=NOW,
+    )  # type: ignore[arg-type]
 
 
-async def test_message_during_an_open_plan_is_kept_and_runs_after_the_decision(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_message_during_an_open_plan_is_kept_and_runs_after_the_decision(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     """Before: a message that arrived while a plan awaited a decision was refused and thrown away."""
     plan_request(fake)
     fake.script(scripts.router("LOG"))
@@ -184,7 +205,9 @@ async def test_only_the_person_asked_can_cancel_a_plan(open_engine: OpenEngine, 
         assert isinstance(still, ApprovalRequest) and still.interrupt_id == req.interrupt_id
 
 
-async def test_planning_events_are_recorded_once_when_the_turn_is_retried(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_planning_events_are_recorded_once_when_the_turn_is_retried(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     """Before: retrying a planning turn recorded its PLAN_PROGRESS events twice."""
     unsure = scripts.former(
         next_step="investigate",
@@ -229,7 +252,9 @@ async def test_received_commits_are_synced_to_disk(open_engine: OpenEngine) -> N
     assert seen == [2, 1]  # FULL inside, NORMAL after
 
 
-async def test_a_full_disk_is_one_clear_line(open_engine: OpenEngine, fake: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_full_disk_is_one_clear_line(
+    open_engine: OpenEngine, fake: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Before: a storage error escaped the engine as a traceback."""
 
     async def full(*args: Any, **kw: Any) -> None:
@@ -248,8 +273,12 @@ def test_old_databases_gain_the_new_columns(tmp_path: Path) -> None:
     db = tmp_path / "data" / "almanac.db"
     db.parent.mkdir()
     with sqlite3.connect(db) as conn:
-        conn.execute("CREATE TABLE inbox (id INTEGER PRIMARY KEY, conversation TEXT NOT NULL, user_key TEXT NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL, message_id TEXT, status TEXT NOT NULL, error TEXT, received_at TEXT NOT NULL)")
-        conn.execute("CREATE TABLE events (id INTEGER PRIMARY KEY, conversation TEXT NOT NULL, user_key TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL, at TEXT NOT NULL)")
+        conn.execute(
+            "CREATE TABLE inbox (id INTEGER PRIMARY KEY, conversation TEXT NOT NULL, user_key TEXT NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL, message_id TEXT, status TEXT NOT NULL, error TEXT, received_at TEXT NOT NULL)"
+        )
+        conn.execute(
+            "CREATE TABLE events (id INTEGER PRIMARY KEY, conversation TEXT NOT NULL, user_key TEXT NOT NULL, kind TEXT NOT NULL, detail TEXT NOT NULL, at TEXT NOT NULL)"
+        )
 
     async def open_once() -> None:
         with FakeOllama() as fake:

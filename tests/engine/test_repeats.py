@@ -20,7 +20,9 @@ ANN, BOB = "slack:T1:UANN", "slack:T1:UBOB"
 
 
 def said(text: str, message_id: str, user: str = ANN, minutes: float = 0) -> Message:
-    return Message(conversation=THREAD, user=user, text=text, message_id=message_id, at=NOW + timedelta(minutes=minutes))
+    return Message(
+        conversation=THREAD, user=user, text=text, message_id=message_id, at=NOW + timedelta(minutes=minutes)
+    )
 
 
 async def test_a_log_sent_again_is_kept_once_until_it_is_undone(open_engine: OpenEngine, fake: FakeOllama) -> None:

@@ -21,9 +21,14 @@ async def test_forget_counts_entries_not_their_versions(open_engine: OpenEngine,
         entry = (await engine.entries.recent(USER, limit=1))[0]
         # A correction keeps the earlier version, superseded: one entry, two rows.
         corrected = NewEntry(
-            occurred_on=entry.occurred_on, domain=entry.domain, activity_type=entry.activity_type,
-            summary="bench press 60 kg × 10 reps × 5 sets", data=entry.data, raw_text=entry.raw_text,
-            terms=list(entry.terms), source_key="test:correction",
+            occurred_on=entry.occurred_on,
+            domain=entry.domain,
+            activity_type=entry.activity_type,
+            summary="bench press 60 kg × 10 reps × 5 sets",
+            data=entry.data,
+            raw_text=entry.raw_text,
+            terms=list(entry.terms),
+            source_key="test:correction",
         )
         await engine.entries.supersede(USER, entry.entry_id, corrected)
         await engine.handle(Message(conversation=CONV, user=USER, text="squat 100kg 5x5"))

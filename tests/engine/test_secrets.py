@@ -80,7 +80,15 @@ def failure_paths(fake: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> list[tup
 
         monkeypatch.setattr(Inbox, "record", full)
 
-    return [("down", down), ("timeout", slow), ("missing", missing), ("invalid", garbage), ("proxy", proxy_error), ("crash", crash), ("storage", storage)]
+    return [
+        ("down", down),
+        ("timeout", slow),
+        ("missing", missing),
+        ("invalid", garbage),
+        ("proxy", proxy_error),
+        ("crash", crash),
+        ("storage", storage),
+    ]
 
 
 @pytest.mark.parametrize("path", range(7))

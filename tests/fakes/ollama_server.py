@@ -416,9 +416,7 @@ class _Handler(BaseHTTPRequestHandler):
         content = outcome.content or ""
         model = str(body.get("model"))
         prompt_tokens = sum(
-            _approx_tokens(str(m.get("content") or ""))
-            for m in body.get("messages") or []
-            if isinstance(m, Mapping)
+            _approx_tokens(str(m.get("content") or "")) for m in body.get("messages") or [] if isinstance(m, Mapping)
         )
         stats = {
             "done_reason": "stop",

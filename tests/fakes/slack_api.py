@@ -20,12 +20,11 @@ import itertools
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from collections.abc import Callable
 from typing import Any, cast
 from urllib.parse import parse_qsl, urlsplit
-
 
 from tests.fakes.slack_limits import block_errors
 
@@ -230,7 +229,9 @@ class FakeSlack:
 
     # ------------------------------------------------------------------ serving (handler threads)
 
-    def _serve(self, path: str, params: dict[str, Any], raw: bytes, auth: str) -> tuple[int, dict[str, Any], dict[str, str]]:
+    def _serve(
+        self, path: str, params: dict[str, Any], raw: bytes, auth: str
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         if path.startswith("/upload/"):
             return self._upload(path.removeprefix("/upload/"), raw)
         if path.startswith("/respond/"):
@@ -265,8 +266,15 @@ class FakeSlack:
         return f"{1_700_000_000 + next(self._ids)}.000100"
 
     def _m_auth_test(self, p: dict[str, Any]) -> dict[str, Any]:
-        return {"url": "https://almanac.example/", "team": "Almanac", "user": "almanac", "team_id": self.team,
-                "user_id": self.bot_user, "bot_id": self.bot_id, "is_enterprise_install": False}
+        return {
+            "url": "https://almanac.example/",
+            "team": "Almanac",
+            "user": "almanac",
+            "team_id": self.team,
+            "user_id": self.bot_user,
+            "bot_id": self.bot_id,
+            "is_enterprise_install": False,
+        }
 
     def _m_apps_connections_open(self, p: dict[str, Any]) -> dict[str, Any]:
         if self.socket_url is None:
@@ -369,8 +377,12 @@ class FakeSlack:
                 upload = self._state.uploads.get(f["id"])
                 if upload is None or "content" not in upload or len(upload["content"]) != upload["length"]:
                     return {"ok": False, "error": "invalid_upload"}
-                upload.update(title=f.get("title"), channel=p.get("channel_id"), thread_ts=p.get("thread_ts"),
-                              comment=p.get("initial_comment"))
+                upload.update(
+                    title=f.get("title"),
+                    channel=p.get("channel_id"),
+                    thread_ts=p.get("thread_ts"),
+                    comment=p.get("initial_comment"),
+                )
                 done.append({"id": f["id"], "title": f.get("title"), "name": upload["filename"]})
         return {"files": done}
 

@@ -71,11 +71,18 @@ class FakeSocketMode:
         assert self._ws is not None
         envelope_id = f"env-{next(self._ids)}"
         self._sent_on[envelope_id] = self._ws
-        await self._ws.send_str(json.dumps({
-            "envelope_id": envelope_id, "type": kind, "payload": payload,
-            "accepts_response_payload": kind != "events_api", "retry_attempt": retry_attempt,
-            "retry_reason": "timeout" if retry_attempt else "",
-        }))
+        await self._ws.send_str(
+            json.dumps(
+                {
+                    "envelope_id": envelope_id,
+                    "type": kind,
+                    "payload": payload,
+                    "accepts_response_payload": kind != "events_api",
+                    "retry_attempt": retry_attempt,
+                    "retry_reason": "timeout" if retry_attempt else "",
+                }
+            )
+        )
         if drop_after:
             await self.drop()
         return envelope_id

@@ -66,16 +66,12 @@ def _cosine(a: list[float], b: list[float]) -> float:
 # -- structured chat -------------------------------------------------------
 
 
-def test_sync_structured_chat_returns_scripted_json(
-    fake: FakeOllama, client: ollama.Client
-) -> None:
+def test_sync_structured_chat_returns_scripted_json(fake: FakeOllama, client: ollama.Client) -> None:
     fake.script("Verdict", {"ok": True, "reason": "naïve ünïcode kept"})
 
     resp = _verdict_chat(client)
 
-    assert Verdict.model_validate_json(resp.message.content or "") == Verdict(
-        ok=True, reason="naïve ünïcode kept"
-    )
+    assert Verdict.model_validate_json(resp.message.content or "") == Verdict(ok=True, reason="naïve ünïcode kept")
     assert resp.message.role == "assistant"
     assert resp.done is True and resp.done_reason == "stop"
     assert resp.model == MODEL
@@ -88,14 +84,10 @@ def test_sync_structured_chat_returns_scripted_json(
     assert fake.unscripted == [] and fake.errors == []
 
 
-async def test_async_structured_chat_returns_scripted_json(
-    fake: FakeOllama, aclient: ollama.AsyncClient
-) -> None:
+async def test_async_structured_chat_returns_scripted_json(fake: FakeOllama, aclient: ollama.AsyncClient) -> None:
     fake.script("Verdict", Verdict(ok=False, reason="pydantic objects work too"))
 
-    resp = await aclient.chat(
-        model=MODEL, messages=MESSAGES, format=Verdict.model_json_schema()
-    )
+    resp = await aclient.chat(model=MODEL, messages=MESSAGES, format=Verdict.model_json_schema())
 
     verdict = Verdict.model_validate_json(resp.message.content or "")
     assert verdict.reason == "pydantic objects work too"
@@ -168,9 +160,7 @@ def test_sync_stream_reassembles_content(fake: FakeOllama, client: ollama.Client
     payload = {"ok": True, "reason": "streamed in several pieces"}
     fake.default("Verdict", payload)
 
-    parts = list(
-        client.chat(model=MODEL, messages=MESSAGES, format=Verdict.model_json_schema(), stream=True)
-    )
+    parts = list(client.chat(model=MODEL, messages=MESSAGES, format=Verdict.model_json_schema(), stream=True))
 
     assert len(parts) > 2
     assert all(p.done is False for p in parts[:-1])
@@ -179,9 +169,7 @@ def test_sync_stream_reassembles_content(fake: FakeOllama, client: ollama.Client
     assert fake.calls("Verdict")[0]["stream"] is True
 
 
-async def test_async_stream_reassembles_content(
-    fake: FakeOllama, aclient: ollama.AsyncClient
-) -> None:
+async def test_async_stream_reassembles_content(fake: FakeOllama, aclient: ollama.AsyncClient) -> None:
     fake.default(TEXT_TITLE, "Your week: 3 runs, 21 km.")
 
     stream = await aclient.chat(model=MODEL, messages=MESSAGES, stream=True)
@@ -193,9 +181,7 @@ async def test_async_stream_reassembles_content(
 # -- embeddings and tags ---------------------------------------------------
 
 
-def test_embed_is_deterministic_normalized_and_similarity_aware(
-    fake: FakeOllama, client: ollama.Client
-) -> None:
+def test_embed_is_deterministic_normalized_and_similarity_aware(fake: FakeOllama, client: ollama.Client) -> None:
     texts = ["easy run in the park", "an easy park run", "quarterly tax invoice"]
 
     first = client.embed(model=EMBED_MODEL, input=texts).embeddings
@@ -255,9 +241,7 @@ def test_unknown_model_is_404_response_error(fake: FakeOllama, client: ollama.Cl
     assert fake.pending() == {"Verdict": 1}  # a 404 consumes no scripted reply
 
 
-async def test_fail_is_response_error_with_status(
-    fake: FakeOllama, aclient: ollama.AsyncClient
-) -> None:
+async def test_fail_is_response_error_with_status(fake: FakeOllama, aclient: ollama.AsyncClient) -> None:
     fake.script("Verdict", Fail(500, "CUDA out of memory"), Fail(503, "busy"))
     schema = Verdict.model_json_schema()
 
@@ -338,9 +322,7 @@ def test_delay_longer_than_client_timeout_raises_read_timeout(fake: FakeOllama) 
         assert client.chat(model=MODEL, messages=MESSAGES).message.content == "in time"
 
 
-async def test_hang_times_out_and_stop_does_not_wait_for_it(
-    fake: FakeOllama, aclient: ollama.AsyncClient
-) -> None:
+async def test_hang_times_out_and_stop_does_not_wait_for_it(fake: FakeOllama, aclient: ollama.AsyncClient) -> None:
     fake.default(TEXT_TITLE, Hang())
     async with ollama.AsyncClient(host=fake.url, timeout=0.2) as client:
         with pytest.raises(httpx.TimeoutException):
@@ -356,9 +338,7 @@ async def test_hang_times_out_and_stop_does_not_wait_for_it(
         await pending
 
 
-async def test_concurrent_delayed_calls_do_not_serialize(
-    fake: FakeOllama, aclient: ollama.AsyncClient
-) -> None:
+async def test_concurrent_delayed_calls_do_not_serialize(fake: FakeOllama, aclient: ollama.AsyncClient) -> None:
     fake.delay_s = 0.2
     fake.default("Verdict", lambda body: {"ok": True, "reason": body["messages"][0]["content"]})
 

@@ -34,7 +34,17 @@ from tests.helpers import scripts
 
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS_PREFIXES = (  # the settings a child bot must not inherit from this shell
-    "TELEGRAM_", "SLACK_", "OLLAMA_", "ALLOWED_", "DATA_DIR", "DOMAINS_DIR", "LOG_", "CHROMA_", "KNOWLEDGE_", "EMBEDDING_")
+    "TELEGRAM_",
+    "SLACK_",
+    "OLLAMA_",
+    "ALLOWED_",
+    "DATA_DIR",
+    "DOMAINS_DIR",
+    "LOG_",
+    "CHROMA_",
+    "KNOWLEDGE_",
+    "EMBEDDING_",
+)
 _WEIGHT = re.compile(r"bench press (\d+) kg")
 
 
@@ -207,8 +217,10 @@ def all_answered(tg: FakeTelegram, sent: dict[int, list[int]]) -> bool:
 
 def answered_count(tg: FakeTelegram, sent: dict[int, list[int]]) -> int:
     """How many of the messages sent have a reply, over all chats."""
-    return sum(len({int(w) for m in tg.sent(chat) for w in _WEIGHT.findall(m.text)} & set(weights))
-               for chat, weights in sent.items())
+    return sum(
+        len({int(w) for m in tg.sent(chat) for w in _WEIGHT.findall(m.text)} & set(weights))
+        for chat, weights in sent.items()
+    )
 
 
 def settle(tg: FakeTelegram, sent: dict[int, list[int]], stall_s: float, poll: float = 0.2) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+
 def _num(x: Any) -> Any:
     return int(x) if isinstance(x, float) and x == int(x) else x
 
@@ -30,7 +31,9 @@ def entries_of(reading: Any) -> list[dict[str, Any]]:
             item["distance_m"] = float(values["distance_m"])
         if "duration" in values:
             parts = [int(p) for p in values["duration"].split(":")]
-            item["seconds"] = parts[0] * 3600 + parts[1] * 60 + parts[2] if len(parts) == 3 else parts[0] * 60 + parts[1]
+            item["seconds"] = (
+                parts[0] * 3600 + parts[1] * 60 + parts[2] if len(parts) == 3 else parts[0] * 60 + parts[1]
+            )
         out.append(item)
     return out
 

@@ -37,12 +37,14 @@ def plain(reply: BaseModel) -> dict[str, Any]:
 
 
 def router(intent: str, domains: list[str] | None = None, also_query: bool = False) -> RouterOutput:
-    return RouterOutput.model_validate({
-        "reasoning": f"looks like {intent}",
-        "domains": domains if domains is not None else (["strength"] if intent == "LOG" else []),
-        "also_query": also_query,
-        "intent": intent,
-    })
+    return RouterOutput.model_validate(
+        {
+            "reasoning": f"looks like {intent}",
+            "domains": domains if domains is not None else (["strength"] if intent == "LOG" else []),
+            "also_query": also_query,
+            "intent": intent,
+        }
+    )
 
 
 def strength(
@@ -53,52 +55,58 @@ def strength(
     unit: str | None = "kg",
     date_text: str = "",
 ) -> ParserOutput:
-    return ParserOutput.model_validate({
-        "activity_type": "strength",
-        "domain": "strength",
-        "exercises": [
-            {
-                "name": name,
-                "sets": sets,
-                "weight_unit": unit,
-                "set_details": [{"set_num": i, "weight": weight, "reps": reps} for i in range(1, sets + 1)],
-            }
-        ],
-        "metrics": [],
-        "date_text": date_text,
-        "notes": "",
-        "summary": f"{name} {weight}{unit} {reps}x{sets}",
-        "missing": [],
-        "status": "parsed",
-    })
+    return ParserOutput.model_validate(
+        {
+            "activity_type": "strength",
+            "domain": "strength",
+            "exercises": [
+                {
+                    "name": name,
+                    "sets": sets,
+                    "weight_unit": unit,
+                    "set_details": [{"set_num": i, "weight": weight, "reps": reps} for i in range(1, sets + 1)],
+                }
+            ],
+            "metrics": [],
+            "date_text": date_text,
+            "notes": "",
+            "summary": f"{name} {weight}{unit} {reps}x{sets}",
+            "missing": [],
+            "status": "parsed",
+        }
+    )
 
 
 def needs_exercise() -> ParserOutput:
-    return ParserOutput.model_validate({
-        "activity_type": "strength",
-        "domain": "strength",
-        "exercises": [],
-        "metrics": [],
-        "date_text": "today",
-        "notes": "5x5",
-        "summary": "5x5 of something",
-        "missing": ["exercise name"],
-        "status": "needs_clarification",
-    })
+    return ParserOutput.model_validate(
+        {
+            "activity_type": "strength",
+            "domain": "strength",
+            "exercises": [],
+            "metrics": [],
+            "date_text": "today",
+            "notes": "5x5",
+            "summary": "5x5 of something",
+            "missing": ["exercise name"],
+            "status": "needs_clarification",
+        }
+    )
 
 
 def clarifier(question: str = "Which exercise was that?", options: list[str] | None = None) -> ClarifierOutput:
-    return ClarifierOutput.model_validate({
-        "questions": [
-            {
-                "question": question,
-                "gap_addressed": "exercise name",
-                "options": options if options is not None else ["Bench press", "Squat", "Deadlift"],
-            }
-        ],
-        "context_explanation": "I need the exercise to store the sets correctly.",
-        "fallback_action": "I'll keep your message as a note, unparsed.",
-    })
+    return ClarifierOutput.model_validate(
+        {
+            "questions": [
+                {
+                    "question": question,
+                    "gap_addressed": "exercise name",
+                    "options": options if options is not None else ["Bench press", "Squat", "Deadlift"],
+                }
+            ],
+            "context_explanation": "I need the exercise to store the sets correctly.",
+            "fallback_action": "I'll keep your message as a note, unparsed.",
+        }
+    )
 
 
 def chat(reply: str = "Hi! Tell me what you trained today.") -> ChatOutput:
@@ -114,22 +122,24 @@ def planner(
     explicit_date: bool = False,
     date: str | None = None,
 ) -> PlannerOutput:
-    return PlannerOutput.model_validate({
-        "reasoning": "compare recent sessions",
-        "sub_queries": [],
-        "retrieval_instructions": [
-            {
-                "strategy": strategy,
-                "days_back": days_back,
-                "date": date,
-                "explicit_date": explicit_date,
-                "terms": terms or [],
-            }
-        ],
-        "domain_expansion_request": expand or [],
-        "expansion_reasoning": "needs another domain" if expand else "",
-        "next_action": next_action,
-    })
+    return PlannerOutput.model_validate(
+        {
+            "reasoning": "compare recent sessions",
+            "sub_queries": [],
+            "retrieval_instructions": [
+                {
+                    "strategy": strategy,
+                    "days_back": days_back,
+                    "date": date,
+                    "explicit_date": explicit_date,
+                    "terms": terms or [],
+                }
+            ],
+            "domain_expansion_request": expand or [],
+            "expansion_reasoning": "needs another domain" if expand else "",
+            "next_action": next_action,
+        }
+    )
 
 
 def gap(
@@ -139,17 +149,21 @@ def gap(
     domain: str | None = None,
     severity: str = "low",
 ) -> Gap:
-    return Gap.model_validate({
-        "description": description,
-        "gap_type": gap_type,
-        "severity": severity,
-        "outside_current_expertise": outside,
-        "suspected_domain": domain,
-    })
+    return Gap.model_validate(
+        {
+            "description": description,
+            "gap_type": gap_type,
+            "severity": severity,
+            "outside_current_expertise": outside,
+            "suspected_domain": domain,
+        }
+    )
 
 
 def analyzer(verdict: str = "sufficient", gaps: list[Gap] | None = None) -> AnalyzerOutput:
-    return AnalyzerOutput.model_validate({"findings": ["bench went up"], "patterns": [], "gaps": gaps or [], "verdict": verdict})
+    return AnalyzerOutput.model_validate(
+        {"findings": ["bench went up"], "patterns": [], "gaps": gaps or [], "verdict": verdict}
+    )
 
 
 def claim(kind: str, *ids: str, note: str = "") -> dict[str, Any]:
@@ -226,8 +240,18 @@ def refer_claims(
     return reply
 
 
-def op_plan(date: str, exercise: str = "bench press", sets: int = 5, reps: int = 5, weight: float = 60) -> dict[str, Any]:
-    return {"op": "add_planned_session", "date": date, "exercise": exercise, "sets": sets, "reps": reps, "weight": weight, "unit": "kg"}
+def op_plan(
+    date: str, exercise: str = "bench press", sets: int = 5, reps: int = 5, weight: float = 60
+) -> dict[str, Any]:
+    return {
+        "op": "add_planned_session",
+        "date": date,
+        "exercise": exercise,
+        "sets": sets,
+        "reps": reps,
+        "weight": weight,
+        "unit": "kg",
+    }
 
 
 def op_correct(old: str, new: str, exercise: str = "bench press", field: str = "weight") -> dict[str, Any]:
@@ -242,19 +266,23 @@ def former(
     goal: str = "Bench heavier, step by step",
     steps: list[str] | None = None,
 ) -> TaskFormationOutput:
-    return TaskFormationOutput.model_validate({
-        "reasoning": "progressive overload from the current working weight",
-        "goal": goal,
-        "inputs": ["recent bench sessions"],
-        "steps": steps if steps is not None else ["Add a small jump each session", "Test a heavy set at the end of the week"],
-        "tools_required": ["entries"],
-        "expected_output": "planned sessions for the coming week",
-        "risk_flags": [],
-        "assumptions": assumptions if assumptions is not None else [],
-        "operations": operations or [],
-        "questions_for_user": questions or [],
-        "next_step": next_step,
-    })
+    return TaskFormationOutput.model_validate(
+        {
+            "reasoning": "progressive overload from the current working weight",
+            "goal": goal,
+            "inputs": ["recent bench sessions"],
+            "steps": steps
+            if steps is not None
+            else ["Add a small jump each session", "Test a heavy set at the end of the week"],
+            "tools_required": ["entries"],
+            "expected_output": "planned sessions for the coming week",
+            "risk_flags": [],
+            "assumptions": assumptions if assumptions is not None else [],
+            "operations": operations or [],
+            "questions_for_user": questions or [],
+            "next_step": next_step,
+        }
+    )
 
 
 def assumption(claim: str, status: str = "validated", source: str = "domain", critical: bool = True) -> dict[str, Any]:
@@ -290,7 +318,9 @@ def bench_entry(
     )
 
 
-def good_plan(weights: tuple[float, ...] = (57.5, 60, 62.5), logged_on: date = date(2026, 11, 22)) -> TaskFormationOutput:
+def good_plan(
+    weights: tuple[float, ...] = (57.5, 60, 62.5), logged_on: date = date(2026, 11, 22)
+) -> TaskFormationOutput:
     """A plan for three bench sessions after ``logged_on``, resting on that day's 55 kg."""
     week = [(logged_on + timedelta(days=d)).isoformat() for d in (1, 3, 5)]
     return former(

@@ -47,10 +47,18 @@ class Workspace:
         """``/almanac <text>`` typed in a channel; returns the app's immediate (ack) response."""
         n = next(self._n)
         fields = {
-            "token": "legacy", "team_id": TEAM, "team_domain": "gym", "channel_id": channel,
-            "channel_name": "directmessage" if channel.startswith("D") else "gym", "user_id": user,
-            "user_name": user.lower(), "command": "/almanac", "text": text, "api_app_id": "A0ALMANAC",
-            "response_url": self.slack.response_url(f"cmd{n}"), "trigger_id": f"trigger.cmd.{n}",
+            "token": "legacy",
+            "team_id": TEAM,
+            "team_domain": "gym",
+            "channel_id": channel,
+            "channel_name": "directmessage" if channel.startswith("D") else "gym",
+            "user_id": user,
+            "user_name": user.lower(),
+            "command": "/almanac",
+            "text": text,
+            "api_app_id": "A0ALMANAC",
+            "response_url": self.slack.response_url(f"cmd{n}"),
+            "trigger_id": f"trigger.cmd.{n}",
         }
         reply = await self.sender.form(fields)
         if settle:
@@ -61,13 +69,23 @@ class Workspace:
         """A timestamp for a person's message, unique in this workspace."""
         return f"{1_800_000_000 + next(self._n)}.000200"
 
-    async def event(self, event: dict[str, Any], event_id: str | None = None, retry_num: int | None = None,
-                    settle: bool = True, **kw: Any) -> Reply:
+    async def event(
+        self,
+        event: dict[str, Any],
+        event_id: str | None = None,
+        retry_num: int | None = None,
+        settle: bool = True,
+        **kw: Any,
+    ) -> Reply:
         """One Events API delivery of ``event``."""
         envelope = {
-            "token": "legacy", "team_id": TEAM, "api_app_id": "A0ALMANAC", "type": "event_callback",
+            "token": "legacy",
+            "team_id": TEAM,
+            "api_app_id": "A0ALMANAC",
+            "type": "event_callback",
             "event": {"team": TEAM, "event_ts": event.get("ts"), **event},
-            "event_id": event_id or f"Ev{next(self._n):08d}", "event_time": int(time.time()),
+            "event_id": event_id or f"Ev{next(self._n):08d}",
+            "event_time": int(time.time()),
             "authorizations": [{"team_id": TEAM, "user_id": BOT_USER, "is_bot": True}],
         }
         reply = await self.sender.event(envelope, retry_num=retry_num, **kw)
@@ -75,8 +93,15 @@ class Workspace:
             await self.settle()
         return reply
 
-    async def mention(self, text: str, user: str = ANN, channel: str = CHANNEL, thread_ts: str | None = None,
-                      ts: str | None = None, **kw: Any) -> str:
+    async def mention(
+        self,
+        text: str,
+        user: str = ANN,
+        channel: str = CHANNEL,
+        thread_ts: str | None = None,
+        ts: str | None = None,
+        **kw: Any,
+    ) -> str:
         """``@almanac <text>`` posted in a channel (or a thread there); returns the post's ts."""
         ts = ts or self.new_ts()
         event = {"type": "app_mention", "channel": channel, "user": user, "text": f"<@{BOT_USER}> {text}", "ts": ts}
@@ -85,12 +110,25 @@ class Workspace:
         await self.event(event, **kw)
         return ts
 
-    async def post(self, text: str, user: str = ANN, channel: str = CHANNEL, thread_ts: str | None = None,
-                   ts: str | None = None, **kw: Any) -> str:
+    async def post(
+        self,
+        text: str,
+        user: str = ANN,
+        channel: str = CHANNEL,
+        thread_ts: str | None = None,
+        ts: str | None = None,
+        **kw: Any,
+    ) -> str:
         """A plain ``message`` event: a DM (``D…`` channel) or a post in a channel or thread."""
         ts = ts or self.new_ts()
-        event: dict[str, Any] = {"type": "message", "channel": channel, "user": user, "text": text, "ts": ts,
-                                 "channel_type": "im" if channel.startswith("D") else "channel"}
+        event: dict[str, Any] = {
+            "type": "message",
+            "channel": channel,
+            "user": user,
+            "text": text,
+            "ts": ts,
+            "channel_type": "im" if channel.startswith("D") else "channel",
+        }
         if thread_ts:
             event["thread_ts"] = thread_ts
         await self.event(event, **kw)
@@ -101,31 +139,61 @@ class Workspace:
         button = next(b for b in message.buttons() if b["text"]["text"] == label)
         n = next(self._n)
         payload = {
-            "type": "block_actions", "user": {"id": user, "team_id": TEAM}, "team": {"id": TEAM},
-            "api_app_id": "A0ALMANAC", "token": "legacy", "trigger_id": f"trigger.press.{n}",
-            "container": {"type": "message", "message_ts": message.ts, "channel_id": message.channel,
-                          "is_ephemeral": False, "thread_ts": message.thread_ts},
-            "channel": {"id": message.channel}, "response_url": self.slack.response_url(f"press{n}"),
-            "message": {"type": "message", "ts": message.ts, "thread_ts": message.thread_ts, "text": message.text,
-                        "blocks": message.blocks, "user": BOT_USER},
-            "actions": [{"type": "button", "action_id": button["action_id"], "block_id": "b", "value": button["value"],
-                         "action_ts": f"{time.time():.6f}", "text": button["text"]}],
+            "type": "block_actions",
+            "user": {"id": user, "team_id": TEAM},
+            "team": {"id": TEAM},
+            "api_app_id": "A0ALMANAC",
+            "token": "legacy",
+            "trigger_id": f"trigger.press.{n}",
+            "container": {
+                "type": "message",
+                "message_ts": message.ts,
+                "channel_id": message.channel,
+                "is_ephemeral": False,
+                "thread_ts": message.thread_ts,
+            },
+            "channel": {"id": message.channel},
+            "response_url": self.slack.response_url(f"press{n}"),
+            "message": {
+                "type": "message",
+                "ts": message.ts,
+                "thread_ts": message.thread_ts,
+                "text": message.text,
+                "blocks": message.blocks,
+                "user": BOT_USER,
+            },
+            "actions": [
+                {
+                    "type": "button",
+                    "action_id": button["action_id"],
+                    "block_id": "b",
+                    "value": button["value"],
+                    "action_ts": f"{time.time():.6f}",
+                    "text": button["text"],
+                }
+            ],
         }
         reply = await self.sender.interaction(payload)
         if settle:
             await self.settle()
         return reply
 
-    async def press_ephemeral(self, blocks: list[dict[str, Any]], label: str, user: str = ANN,
-                              channel: str = CHANNEL) -> Reply:
+    async def press_ephemeral(
+        self, blocks: list[dict[str, Any]], label: str, user: str = ANN, channel: str = CHANNEL
+    ) -> Reply:
         """Press a button on an ephemeral message (one that came back in an ack)."""
         button = next(e for b in blocks if b["type"] == "actions" for e in b["elements"] if e["text"]["text"] == label)
         n = next(self._n)
         payload = {
-            "type": "block_actions", "user": {"id": user, "team_id": TEAM}, "team": {"id": TEAM},
-            "trigger_id": f"trigger.press.{n}", "api_app_id": "A0ALMANAC", "token": "legacy",
+            "type": "block_actions",
+            "user": {"id": user, "team_id": TEAM},
+            "team": {"id": TEAM},
+            "trigger_id": f"trigger.press.{n}",
+            "api_app_id": "A0ALMANAC",
+            "token": "legacy",
             "container": {"type": "message", "message_ts": f"{n}.0", "channel_id": channel, "is_ephemeral": True},
-            "channel": {"id": channel}, "response_url": self.slack.response_url(f"press{n}"),
+            "channel": {"id": channel},
+            "response_url": self.slack.response_url(f"press{n}"),
             "actions": [{"type": "button", "action_id": button["action_id"], "value": button["value"]}],
         }
         reply = await self.sender.interaction(payload)
@@ -136,8 +204,12 @@ class Workspace:
         """Submit an open modal with ``text`` in its one field."""
         view = self.slack.views[view_id]
         payload = {
-            "type": "view_submission", "team": {"id": TEAM}, "user": {"id": user, "team_id": TEAM},
-            "api_app_id": "A0ALMANAC", "token": "legacy", "trigger_id": "trigger.view",
+            "type": "view_submission",
+            "team": {"id": TEAM},
+            "user": {"id": user, "team_id": TEAM},
+            "api_app_id": "A0ALMANAC",
+            "token": "legacy",
+            "trigger_id": "trigger.view",
             "view": {**view, "state": {"values": {"feedback": {"text": {"type": "plain_text_input", "value": text}}}}},
         }
         reply = await self.sender.interaction(payload)

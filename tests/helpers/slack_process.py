@@ -55,10 +55,19 @@ class SlackBot:
         self.port = port or free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_PREFIXES)}
         env.update(
-            SLACK_BOT_TOKEN=TOKEN, SLACK_MODE="http", SLACK_SIGNING_SECRET=SECRET, SLACK_HTTP_LISTEN="127.0.0.1",
-            SLACK_HTTP_PORT=str(self.port), SLACK_API_BASE_URL=slack.api_url, OLLAMA_HOST=fake.url,
-            OLLAMA_TIMEOUT_S="10", DATA_DIR=str(data), LOG_FORMAT="json", LOG_LEVEL="INFO",
-            KNOWLEDGE_ENABLED="false", PYTHONPATH=str(ROOT),
+            SLACK_BOT_TOKEN=TOKEN,
+            SLACK_MODE="http",
+            SLACK_SIGNING_SECRET=SECRET,
+            SLACK_HTTP_LISTEN="127.0.0.1",
+            SLACK_HTTP_PORT=str(self.port),
+            SLACK_API_BASE_URL=slack.api_url,
+            OLLAMA_HOST=fake.url,
+            OLLAMA_TIMEOUT_S="10",
+            DATA_DIR=str(data),
+            LOG_FORMAT="json",
+            LOG_LEVEL="INFO",
+            KNOWLEDGE_ENABLED="false",
+            PYTHONPATH=str(ROOT),
             READ_IN_CODE="false",  # the scenarios script the Router and Parser per message
         )
         self._env, self._cwd, self.log = env, data.parent, data.parent / "bot.log"
@@ -69,8 +78,9 @@ class SlackBot:
     def start(self, wait: bool = True) -> None:
         size = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen([sys.executable, "-m", "bot", "slack"], env=self._env, cwd=self._cwd,
-                                         stdout=out, stderr=out)
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "bot", "slack"], env=self._env, cwd=self._cwd, stdout=out, stderr=out
+            )
         if wait:
             started = wait_until(lambda: "slack.started" in self.log.read_text(errors="replace")[size:], 60)
             assert started, self.tail()
@@ -113,15 +123,23 @@ def top_ts(thread: int) -> str:
 def envelope(thread: int, i: int, weight: int) -> dict[str, object]:
     """The ``i``-th post of a thread: an ``app_mention`` that starts it, then plain thread replies."""
     event: dict[str, object] = {
-        "type": "app_mention" if i == 0 else "message", "channel": CHANNEL, "user": f"U{thread:04d}",
+        "type": "app_mention" if i == 0 else "message",
+        "channel": CHANNEL,
+        "user": f"U{thread:04d}",
         "text": (f"<@{BOT_USER}> " if i == 0 else "") + f"bench {weight}kg 10x5",
-        "ts": top_ts(thread) if i == 0 else f"{1_800_000_000 + thread}.{i:06d}", "team": TEAM,
+        "ts": top_ts(thread) if i == 0 else f"{1_800_000_000 + thread}.{i:06d}",
+        "team": TEAM,
         "channel_type": "channel",
     }
     if i:
         event["thread_ts"] = top_ts(thread)
-    return {"team_id": TEAM, "type": "event_callback", "event": event, "event_id": f"Ev{thread:04d}{i:03d}",
-            "event_time": int(time.time())}
+    return {
+        "team_id": TEAM,
+        "type": "event_callback",
+        "event": event,
+        "event_id": f"Ev{thread:04d}{i:03d}",
+        "event_time": int(time.time()),
+    }
 
 
 def logged(slack: FakeSlack, threads: list[int]) -> dict[int, list[int]]:

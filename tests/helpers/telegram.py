@@ -58,7 +58,9 @@ class Harness:
 
 
 @asynccontextmanager
-async def running(tg: FakeTelegram, engine: Any, retrying: Retrying | None = None, **options: Any) -> AsyncIterator[Harness]:
+async def running(
+    tg: FakeTelegram, engine: Any, retrying: Retrying | None = None, **options: Any
+) -> AsyncIterator[Harness]:
     """The application and adapter, started against the fake; stopped (drained) on exit."""
     adapter = TelegramAdapter(engine, **options)
     app = build_application(tg.token, tg.base_url, adapter, retrying)

@@ -91,8 +91,16 @@ class Listeners:
         allowed_users: member ids allowed (``U…`` or ``slack:<team>:U…``); empty = everyone.
     """
 
-    def __init__(self, store: SlackStore, outbox: Outbox, handoff: Handoff, *, command: str = "/almanac",
-                 allowed_teams: Iterable[str] = (), allowed_users: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        store: SlackStore,
+        outbox: Outbox,
+        handoff: Handoff,
+        *,
+        command: str = "/almanac",
+        allowed_teams: Iterable[str] = (),
+        allowed_users: Iterable[str] = (),
+    ) -> None:
         self.store, self.outbox, self.handoff = store, outbox, handoff
         self.command = command if command.startswith("/") else f"/{command}"
         self._teams = {t.strip() for t in allowed_teams if t.strip()}
@@ -221,8 +229,9 @@ class Listeners:
             self._notice(here, texts.BROKEN_BUTTON)
             return
         # The press acts as the presser (Slack signs user.id and where it came from), never as the value says.
-        place = Place.of_press(press.conversation, press.owner, team=team, channel=channel, user=user,
-                               response_url=response_url)
+        place = Place.of_press(
+            press.conversation, press.owner, team=team, channel=channel, user=user, response_url=response_url
+        )
         if place is None:
             self._notice(here, texts.NOT_YOURS)
             return
@@ -243,8 +252,9 @@ class Listeners:
             return
         blocks = list((body.get("message") or {}).get("blocks") or [])
         # Parsed once, here: the worker gets the press itself, not the button's strings to read again.
-        self.handoff.press(Pressed(place=place, press=press, channel=channel, ts=message_ts, blocks=blocks,
-                                   ephemeral=ephemeral))
+        self.handoff.press(
+            Pressed(place=place, press=press, channel=channel, ts=message_ts, blocks=blocks, ephemeral=ephemeral)
+        )
 
     async def _on_revise(self, ack: AsyncAck, body: Body, view: Body) -> None:
         """The Revise modal was submitted: its text is the feedback on the plan."""
@@ -261,16 +271,29 @@ class Listeners:
         value, channel, message_ts = str(meta.get("v", "")), str(meta.get("c")), str(meta.get("m"))
         press = Press.parse("almanac:revise", value)
         # As for a press: the submitter acts, and only on their own plan in the channel it was pressed in.
-        place = None if press is None else Place.of_press(
-            press.conversation, press.owner, team=team, channel=channel, user=user, response_url=meta.get("r"))
+        place = (
+            None
+            if press is None
+            else Place.of_press(
+                press.conversation, press.owner, team=team, channel=channel, user=user, response_url=meta.get("r")
+            )
+        )
         if press is None or place is None:
             log.warning("slack.bad_revise_submission", user_id=user)
             return
         if not await self.store.claim(channel, message_ts):
             self._notice(place, texts.ALREADY)
             return
-        self.handoff.press(ReviseSubmitted(place=place, press=press, channel=channel, ts=message_ts,
-                                           feedback=feedback, ephemeral=bool(meta.get("e"))))
+        self.handoff.press(
+            ReviseSubmitted(
+                place=place,
+                press=press,
+                channel=channel,
+                ts=message_ts,
+                feedback=feedback,
+                ephemeral=bool(meta.get("e")),
+            )
+        )
 
     # ------------------------------------------------------------------ notices and errors
 

@@ -144,8 +144,12 @@ class Gateway:
         self.store = store
         # The budget is for progress reactions, which the engine's side sends; notices from here never wait.
         listeners = Listeners(
-            store, Outbox(api, Budget(per_second=1.0, burst=5)), _LinkHandoff(self.link),
-            command=config.command, allowed_teams=config.allowed_teams, allowed_users=config.allowed_users,
+            store,
+            Outbox(api, Budget(per_second=1.0, burst=5)),
+            _LinkHandoff(self.link),
+            command=config.command,
+            allowed_teams=config.allowed_teams,
+            allowed_users=config.allowed_users,
         )
         self.listeners = listeners
         # bolt hands listeners a copy of this client with the token (authorize); it shares the session.
@@ -171,8 +175,10 @@ class Gateway:
             try:
                 await web.TCPSite(runner, http.host, http.port).start()
             except OSError as exc:
-                raise SetupError(f"cannot listen on {http.host}:{http.port} "
-                                 f"(SLACK_HTTP_LISTEN, SLACK_HTTP_PORT): {exc.strerror or exc}") from None
+                raise SetupError(
+                    f"cannot listen on {http.host}:{http.port} "
+                    f"(SLACK_HTTP_LISTEN, SLACK_HTTP_PORT): {exc.strerror or exc}"
+                ) from None
             # aiohttp keeps the listening sockets on the runner; port 0 asked the OS for a free one.
             port = int(runner.addresses[0][1])
         else:

@@ -71,7 +71,10 @@ class Running:
 
 async def _spawn(command: Sequence[str]) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        sys.executable,
+        *command,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
         limit=LINE_LIMIT,
     )
 
@@ -149,11 +152,25 @@ async def running(
             else:
                 link.tell(Done(intake=intake))
 
-        adapter = SlackAdapter(engine, store, RemoteApi(link), eyes_after=eyes_after,
-                               keep_replies_s=keep_replies_s, command=command, settled=settled, handled=handled)
+        adapter = SlackAdapter(
+            engine,
+            store,
+            RemoteApi(link),
+            eyes_after=eyes_after,
+            keep_replies_s=keep_replies_s,
+            command=command,
+            settled=settled,
+            handled=handled,
+        )
         config = GatewayConfig(
-            token=token, base_url=base_url, data_dir=data_dir, app_token=app_token, http=http, command=command,
-            allowed_teams=list(allowed_teams), allowed_users=list(allowed_users),
+            token=token,
+            base_url=base_url,
+            data_dir=data_dir,
+            app_token=app_token,
+            http=http,
+            command=command,
+            allowed_teams=list(allowed_teams),
+            allowed_users=list(allowed_users),
             log=Logging(format=log_format, level=log_level),
         )
         try:
@@ -172,8 +189,9 @@ async def running(
         # through the gateway), then close its input.
         stack.push_async_callback(_drain, adapter, link)
         stack.push_async_callback(_stop_receiving, link)
-        log.info("slack.started", mode="http" if http is not None else "socket", port=listening.port,
-                 gateway=process.pid)
+        log.info(
+            "slack.started", mode="http" if http is not None else "socket", port=listening.port, gateway=process.pid
+        )
         yield Running(adapter, listening.port, process, ended)
 
 

@@ -44,14 +44,16 @@ class Presses:
                 turn = Control(conversation=place.conversation, user=place.user_key, action="forget")
                 await self.turns.run(place, turn, private=True)
             case Pressed():
-                await self._decide(place, spec.press, spec.channel, spec.ts, list(spec.blocks),
-                                   ephemeral=spec.ephemeral)
+                await self._decide(
+                    place, spec.press, spec.channel, spec.ts, list(spec.blocks), ephemeral=spec.ephemeral
+                )
             case ReviseSubmitted():
                 # A modal's submission carries no message: the stored prompt has its blocks.
                 stored = await self.store.prompt(place.conversation)
                 blocks = stored.blocks if stored is not None and stored.ts == spec.ts else []
-                await self._decide(place, spec.press, spec.channel, spec.ts, blocks, spec.feedback,
-                                   ephemeral=spec.ephemeral)
+                await self._decide(
+                    place, spec.press, spec.channel, spec.ts, blocks, spec.feedback, ephemeral=spec.ephemeral
+                )
             case _:
                 assert_never(spec)
 
@@ -90,6 +92,9 @@ class Presses:
         else:
             await self.outbox.update(channel, ts, shown)
         turn = Resume(
-            conversation=place.conversation, user=place.user_key, interrupt_id=press.interrupt_id, answer=decision.answer
+            conversation=place.conversation,
+            user=place.user_key,
+            interrupt_id=press.interrupt_id,
+            answer=decision.answer,
         )
         await self.turns.run(place, turn)

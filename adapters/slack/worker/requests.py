@@ -27,8 +27,14 @@ from engine import Message
 class Requests:
     """Queues accepted requests and runs each as a turn."""
 
-    def __init__(self, turns: Turns, store: SlackStore, outbox: Outbox, queues: ChatQueues,
-                 handled: Callable[[int], None] | None = None) -> None:
+    def __init__(
+        self,
+        turns: Turns,
+        store: SlackStore,
+        outbox: Outbox,
+        queues: ChatQueues,
+        handled: Callable[[int], None] | None = None,
+    ) -> None:
         self.turns, self.store, self.outbox, self.queues = turns, store, outbox, queues
         self._handled = handled or store.done
         """Deletes a handled intake row without waiting (`SlackStore.done`, here or in the gateway)."""
@@ -55,8 +61,9 @@ class Requests:
         place = spec.place
         at = datetime.fromtimestamp(spec.at, timezone.utc)
         if isinstance(spec, Post):
-            post = Message(conversation=place.conversation, user=place.user_key, at=at, text=spec.text,
-                           message_id=spec.ts)
+            post = Message(
+                conversation=place.conversation, user=place.user_key, at=at, text=spec.text, message_id=spec.ts
+            )
             await run_typed(self.turns, place, post, spec.ts)  # "2", "skip", "approve." mean what the buttons do
             return
         name, arg = spec.name, spec.arg

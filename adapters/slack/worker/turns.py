@@ -161,4 +161,3 @@ class Turns:
 def render_note(text: str) -> SlackMessage:
     """Almanac's own short note as one message."""
     return plain(text)[0]
-

@@ -20,9 +20,16 @@ from engine.importers.common.csvfile import (
     read_table,
 )
 from engine.importers.common.numbers import clock, duration_text, num, number, seconds_of
+from engine.importers.common.reading import (
+    LeftOut,
+    NotASet,
+    RowReader,
+    Workout,
+    WorkoutKey,
+    WorkoutReader,
+    read_workouts,
+)
 from engine.importers.common.rows import App, ImportResult, Progress, RowProblem, SetRow, WeightUnit
-from engine.importers.common.reading import LeftOut, NotASet, RowReader, Workout, WorkoutKey, WorkoutReader
-from engine.importers.common.reading import read_workouts
 from engine.importers.common.textfile import TextFile, encodings
 from engine.importers.common.workout import APP_TITLES, KM_PER_UNIT, build_entry, source_key, workout_identity
 

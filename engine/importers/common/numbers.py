@@ -9,7 +9,9 @@ from functools import lru_cache
 
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _CLOCK = re.compile(r"(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)")
-_PARTS = re.compile(r"(\d+(?:[.,]\d+)?)\s*(h|hr|hrs|hours?|시간|m|min|mins|minutes?|분|s|sec|secs|seconds?|초)(?![a-z])")
+_PARTS = re.compile(
+    r"(\d+(?:[.,]\d+)?)\s*(h|hr|hrs|hours?|시간|m|min|mins|minutes?|분|s|sec|secs|seconds?|초)(?![a-z])"
+)
 
 
 def num(x: float) -> str:

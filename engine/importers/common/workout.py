@@ -152,7 +152,9 @@ def build_entry(app: App, user_key: str, rows: list[SetRow], namer: ExerciseName
         is_cardio = canonical in namer.cardio_terms or (
             not has_weight
             and not has_reps
-            and (canonical in namer.activity_terms or ex_rows[0].cardio_hint or any(r.distance is not None for r in sets))
+            and (
+                canonical in namer.activity_terms or ex_rows[0].cardio_hint or any(r.distance is not None for r in sets)
+            )
         )
         texts: list[str] = []
         if is_cardio:
@@ -251,7 +253,9 @@ def _summary(
     bout = namer.cardio_bout
     if domain == runs and bout is not None and km and seconds:
         distance = km if bout.distance_unit == "km" else km * 1000
-        metrics.append(Metric(name=bout.pace_metric, value=clock(seconds / distance * bout.pace_per), unit=bout.pace_unit))
+        metrics.append(
+            Metric(name=bout.pace_metric, value=clock(seconds / distance * bout.pace_per), unit=bout.pace_unit)
+        )
     return domain, summarize(_parsed(domain, domain, [], metrics)), metrics
 
 

@@ -145,6 +145,4 @@ def parse_fitnotes_csv(
     """
     table = read_table(text)
     reader, names = fitnotes_reader(table.header, namer=namer)
-    return read_workouts(
-        "fitnotes", table, reader, user_key=user_key, namer=namer, columns=names, progress=progress
-    )
+    return read_workouts("fitnotes", table, reader, user_key=user_key, namer=namer, columns=names, progress=progress)

@@ -36,8 +36,15 @@ uses it), :mod:`~engine.importers.strong.parse` runs the file through them;
 what all importers share is in :mod:`engine.importers.common`.
 """
 
-from engine.importers.common import ImportFormatError, MissingColumnsError, Progress, RowProblem, decode
-from engine.importers.common import WeightUnit, workout_identity
+from engine.importers.common import (
+    ImportFormatError,
+    MissingColumnsError,
+    Progress,
+    RowProblem,
+    WeightUnit,
+    decode,
+    workout_identity,
+)
 from engine.importers.strong.names import ExerciseNamer
 from engine.importers.strong.parse import StrongImport, parse_strong_csv, strong_reader
 

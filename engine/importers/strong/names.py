@@ -29,8 +29,27 @@ _EQUIPMENT = re.compile(r"^(?P<base>.*?)\s*[(（](?P<equipment>[^()（）]*)[)�
 # Equipment that makes a different exercise of the same movement; a bare base
 # name stands for its default equipment (usually the barbell), never for these.
 _DISTINCT_EQUIPMENT = (
-    "dumbbell", "cable", "band", "kettlebell", "smith", "ez bar", "ez-bar", "trap bar", "hex bar", "plate",
-    "landmine", "suspension", "trx", "덤벨", "케이블", "밴드", "케틀벨", "스미스", "이지바", "트랩바", "원판",
+    "dumbbell",
+    "cable",
+    "band",
+    "kettlebell",
+    "smith",
+    "ez bar",
+    "ez-bar",
+    "trap bar",
+    "hex bar",
+    "plate",
+    "landmine",
+    "suspension",
+    "trx",
+    "덤벨",
+    "케이블",
+    "밴드",
+    "케틀벨",
+    "스미스",
+    "이지바",
+    "트랩바",
+    "원판",
 )
 # Exact catalog names too ambiguous in chat to be vocabulary spellings ("ate clean").
 _CATALOG_ALIASES = {"clean": "squat clean"}

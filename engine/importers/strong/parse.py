@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from engine.importers.common import ImportResult, MissingColumnsError, Progress, WeightUnit, find_columns, read_table
-from engine.importers.common import read_workouts
+from engine.importers.common import (
+    ImportResult,
+    MissingColumnsError,
+    Progress,
+    WeightUnit,
+    find_columns,
+    read_table,
+    read_workouts,
+)
 from engine.importers.strong.columns import HEADERS, LABELS
 from engine.importers.strong.names import ExerciseNamer
 from engine.importers.strong.rows import StrongRows
@@ -52,6 +59,4 @@ def parse_strong_csv(
     """
     table = read_table(text)
     reader, names = strong_reader(table.header, namer=namer, default_unit=default_unit)
-    return read_workouts(
-        "strong", table, reader, user_key=user_key, namer=namer, columns=names, progress=progress
-    )
+    return read_workouts("strong", table, reader, user_key=user_key, namer=namer, columns=names, progress=progress)

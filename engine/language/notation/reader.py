@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.language.notation.groups import _groups
 from engine.language.notation.rules import _read_group
-from engine.language.notation.tokens import _clauses, _tokenize, _Token
+from engine.language.notation.tokens import _clauses, _Token, _tokenize
 from engine.language.vocab import Vocabulary
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.language.notation.groups import _Elem, _is, _qty, _Qty
+from engine.language.notation.groups import _Elem, _is, _Qty, _qty
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +120,10 @@ def _per_set_lists(group: list[_Elem], chunks: list[_Chunk]) -> list[_Chunk]:
     for index, chunk in enumerate(chunks):
         if chunk.kind == "fixed":
             continue
-        if runs and runs[-1][-1] == index - 1 and all(
-            group[k] == "sep" for k in range(chunks[index - 1].last + 1, chunk.first)
+        if (
+            runs
+            and runs[-1][-1] == index - 1
+            and all(group[k] == "sep" for k in range(chunks[index - 1].last + 1, chunk.first))
         ):
             runs[-1].append(index)
         else:

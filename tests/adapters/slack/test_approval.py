@@ -35,7 +35,9 @@ def script_plans(fake: FakeOllama, *plans: dict[str, Any], asks: int = 1) -> Non
 
 
 async def seed(engine: Engine, user: str = ANN) -> None:
-    entries = [scripts.bench_entry(TODAY - timedelta(days=d), w, source_key=f"seed:{d}") for d, w in ((7, 52.5), (0, 55))]
+    entries = [
+        scripts.bench_entry(TODAY - timedelta(days=d), w, source_key=f"seed:{d}") for d, w in ((7, 52.5), (0, 55))
+    ]
     await engine.entries.add(key(user), entries)
 
 
@@ -79,13 +81,20 @@ async def test_revise_opens_a_modal_first_then_the_feedback_revises(
         assert [c.method for c in slack.calls()[start:]] == ["views.open"]  # nothing before it, nothing else yet
         (view_id,) = slack.views
         empty = await ws.submit_view(view_id, "   ")
-        assert empty.json() == {"response_action": "errors", "errors": {"feedback": "Say what should change — or close this and press Cancel on the plan."}}
+        assert empty.json() == {
+            "response_action": "errors",
+            "errors": {"feedback": "Say what should change — or close this and press Cancel on the plan."},
+        }
         assert slack.message(CHANNEL, request.ts).buttons() != []  # still open
         ok = await ws.submit_view(view_id, "smaller jumps please")
         assert ok.status == 200 and ok.body == ""
         assert "✎ Revise: smaller jumps please" in slack.message(CHANNEL, request.ts).shown()
         revised = ws.thread(ts)[-1]
-        assert "56 kg" in revised.shown() and [b["text"]["text"] for b in revised.buttons()] == ["Approve", "Revise", "Cancel"]
+        assert "56 kg" in revised.shown() and [b["text"]["text"] for b in revised.buttons()] == [
+            "Approve",
+            "Revise",
+            "Cancel",
+        ]
         await ws.press(revised, "Approve")
         assert await planned(engine) == WEEK
     assert "smaller jumps please" in str(fake.calls("TaskFormationOutput")[1]["messages"])

@@ -13,7 +13,9 @@ from tests.helpers.slack import ANN, DM, running
 ME = f"slack:T0ALMANAC:{ANN}"
 
 
-async def test_logs_code_reads_need_no_model(sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path) -> None:
+async def test_logs_code_reads_need_no_model(
+    sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
+) -> None:
     fake.default(scripts.router("CHAT"))  # a model that would read these wrong
     fake.default(scripts.strength("bench press", 60, 8, 2))
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:

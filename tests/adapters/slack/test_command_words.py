@@ -24,7 +24,10 @@ CONV = "slack:T1:C1:1700000000.000100:U1"
         ("Send /retry to try again.", "Send /almanac retry to try again."),
         ("(approve or cancel it; /status shows it again)", "(approve or cancel it; /almanac status shows it again)"),
         ("Hi! Tell me what you trained. (/help)", "Hi! Tell me what you trained. (/almanac help)"),
-        ("/undo, /export, /forget and “/cancel”", "/almanac undo, /almanac export, /almanac forget and “/almanac cancel”"),
+        (
+            "/undo, /export, /forget and “/cancel”",
+            "/almanac undo, /almanac export, /almanac forget and “/almanac cancel”",
+        ),
         ("`/reset` or /tz Asia/Seoul", "`/almanac reset` or /almanac tz Asia/Seoul"),
     ],
 )
@@ -50,10 +53,18 @@ def test_the_configured_command_is_used_with_or_without_its_slash() -> None:
 
 
 def test_every_text_outcome_reads_commands_as_typed_in_slack() -> None:
-    ask = Ask(interrupt_id="i1", questions=[Question(text="Which one?")], why="Unclear.",
-              if_declined="It stays open; /cancel drops it.")
-    outcomes = [Answer(text="Try /export."), Notice(text="Nothing to undo; /history shows more."),
-                Failure(text="Send /retry to try again."), ask]
+    ask = Ask(
+        interrupt_id="i1",
+        questions=[Question(text="Which one?")],
+        why="Unclear.",
+        if_declined="It stays open; /cancel drops it.",
+    )
+    outcomes = [
+        Answer(text="Try /export."),
+        Notice(text="Nothing to undo; /history shows more."),
+        Failure(text="Send /retry to try again."),
+        ask,
+    ]
     shown = [str(m.blocks) for o in outcomes for m in render(o, CONV, "/gym")]
     assert "/gym export" in shown[0] and "/gym history" in shown[1] and "/gym retry" in shown[2]
     assert "/gym cancel" in shown[3]

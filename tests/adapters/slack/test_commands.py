@@ -78,9 +78,10 @@ async def test_unknown_users_and_workspaces_are_refused_and_nothing_is_stored(
     sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
 ) -> None:
     log_script(fake)
-    async with sqlite_engine() as engine, running(
-        slack, engine, tmp_path / "data", allowed_users=[ANN], allowed_teams=["T0ALMANAC"]
-    ) as ws:
+    async with (
+        sqlite_engine() as engine,
+        running(slack, engine, tmp_path / "data", allowed_users=[ANN], allowed_teams=["T0ALMANAC"]) as ws,
+    ):
         refusal = await ws.slash("log bench 55kg 10x5", user=BOB)
         assert refusal.shown().startswith("Sorry, this Almanac is private")
         await ws.mention("bench 55kg 10x5", user=BOB)
@@ -115,9 +116,13 @@ async def test_an_acknowledged_post_interrupted_by_a_crash_runs_at_the_next_star
     data.mkdir()
     # What a crash right after the ack leaves behind: the intake row, still pending.
     store = await SlackStore.open(data / "slack.db")
-    spec = {"kind": "post", "place": {"team": "T0ALMANAC", "channel": CHANNEL, "thread_ts": "1800000000.000100",
-                                      "user": ANN}, "text": "bench 55kg 10x5", "ts": "1800000000.000100",
-            "at": 1_800_000_000.0}
+    spec = {
+        "kind": "post",
+        "place": {"team": "T0ALMANAC", "channel": CHANNEL, "thread_ts": "1800000000.000100", "user": ANN},
+        "text": "bench 55kg 10x5",
+        "ts": "1800000000.000100",
+        "at": 1_800_000_000.0,
+    }
     await store.accept(["event:Ev0CRASHED"], f"slack:T0ALMANAC:{CHANNEL}:1800000000.000100:{ANN}", spec)
     await store.close()
     async with sqlite_engine() as engine, running(slack, engine, data) as ws:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+
 import pytest
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_async_handlers import AsyncRateLimitErrorRetryHandler
@@ -62,8 +63,14 @@ async def test_files_upload_v2_three_steps_views_and_reactions(slack: FakeSlack)
     await client.files_upload_v2(channel=dm["channel"]["id"], filename="a.csv", content=b"x,y\n1,2\n", title="a.csv")
     (upload,) = slack.files
     assert upload["content"] == b"x,y\n1,2\n" and upload["channel"] == "D1"
-    assert [c.method for c in slack.calls()][-3:] == ["files.getUploadURLExternal", "upload", "files.completeUploadExternal"]
-    view = await client.views_open(trigger_id="t1", view={"type": "modal", "title": {"type": "plain_text", "text": "T"}})
+    assert [c.method for c in slack.calls()][-3:] == [
+        "files.getUploadURLExternal",
+        "upload",
+        "files.completeUploadExternal",
+    ]
+    view = await client.views_open(
+        trigger_id="t1", view={"type": "modal", "title": {"type": "plain_text", "text": "T"}}
+    )
     assert view["view"]["id"] in slack.views
     await client.reactions_add(channel="C1", timestamp="1.0", name="eyes")
     assert slack.reactions == {("C1", "1.0", "eyes")}

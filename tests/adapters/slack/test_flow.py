@@ -177,6 +177,8 @@ async def test_a_slow_turn_shows_eyes_then_a_check_mark(
         ts = await ws.mention("bench 55kg 10x5")
         assert "bench press 55 kg" in ws.thread(ts)[0].shown()
     assert [(c.method, c.params["name"]) for c in slack.calls() if c.method.startswith("reactions.")] == [
-        ("reactions.add", "eyes"), ("reactions.remove", "eyes"), ("reactions.add", "white_check_mark"),
+        ("reactions.add", "eyes"),
+        ("reactions.remove", "eyes"),
+        ("reactions.add", "white_check_mark"),
     ]
     assert slack.reactions == {(CHANNEL, ts, "white_check_mark")}

@@ -39,8 +39,9 @@ def key(user: str) -> str:
 
 async def seed(engine: Engine, user: str) -> None:
     days = ((7, 52.5), (0, 55))
-    await engine.entries.add(key(user), [scripts.bench_entry(TODAY - timedelta(days=d), w, source_key=f"seed:{d}")
-                                         for d, w in days])
+    await engine.entries.add(
+        key(user), [scripts.bench_entry(TODAY - timedelta(days=d), w, source_key=f"seed:{d}") for d, w in days]
+    )
 
 
 async def planned(engine: Engine, user: str) -> list[str]:
@@ -81,10 +82,22 @@ async def press_forged(ws: Workspace, message: Posted, action: str, value: str, 
 
 async def submit_forged(ws: Workspace, metadata: str, text: str, user: str = BOB) -> None:
     """A Revise modal's submission by ``user`` whose ``private_metadata`` is ``metadata``."""
-    view = {"id": "V0FORGED", "type": "modal", "callback_id": "almanac:revise", "private_metadata": metadata,
-            "state": {"values": {"feedback": {"text": {"type": "plain_text_input", "value": text}}}}}
-    payload = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": user, "team_id": TEAM},
-               "api_app_id": "A0ALMANAC", "token": "legacy", "trigger_id": f"trigger.view.{time.time()}", "view": view}
+    view = {
+        "id": "V0FORGED",
+        "type": "modal",
+        "callback_id": "almanac:revise",
+        "private_metadata": metadata,
+        "state": {"values": {"feedback": {"text": {"type": "plain_text_input", "value": text}}}},
+    }
+    payload = {
+        "type": "view_submission",
+        "team": {"id": TEAM},
+        "user": {"id": user, "team_id": TEAM},
+        "api_app_id": "A0ALMANAC",
+        "token": "legacy",
+        "trigger_id": f"trigger.view.{time.time()}",
+        "view": view,
+    }
     reply = await ws.sender.interaction(payload)
     assert reply.status == 200
     await ws.settle()

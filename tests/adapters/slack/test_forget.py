@@ -42,12 +42,18 @@ def holding(data_dir: Path, word: str) -> list[str]:
     for path in sorted(data_dir.glob("*.db")):
         db = sqlite3.connect(path)
         try:
-            tables = [str(r[0]) for r in db.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'")]
+            tables = [
+                str(r[0])
+                for r in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'"
+                )
+            ]
             for table in tables:
                 for column in [str(r[1]) for r in db.execute(f"PRAGMA table_info('{table}')")]:
-                    sql = (f'SELECT count(*) FROM "{table}" WHERE instr(CAST("{column}" AS BLOB), CAST(? AS BLOB)) > 0'
-                           f' OR instr(CAST("{column}" AS BLOB), CAST(? AS BLOB)) > 0')
+                    sql = (
+                        f'SELECT count(*) FROM "{table}" WHERE instr(CAST("{column}" AS BLOB), CAST(? AS BLOB)) > 0'
+                        f' OR instr(CAST("{column}" AS BLOB), CAST(? AS BLOB)) > 0'
+                    )
                     if db.execute(sql, (word, word.lower())).fetchone()[0]:
                         found.append(f"{path.name}:{table}.{column}")
         finally:
@@ -91,8 +97,9 @@ async def test_forget_typed_in_a_channel_wipes_the_members_thread_but_not_the_ot
 ) -> None:
     data = tmp_path / "data"
     fake.script("RouterOutput", *[scripts.router(r) for r in ("LOG", "CHAT", "LOG", "LOG", "CHAT")])
-    fake.script(scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 60, 5, 5),
-                scripts.needs_exercise())
+    fake.script(
+        scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 60, 5, 5), scripts.needs_exercise()
+    )
     fake.script(scripts.clarifier())
     fake.script(scripts.chat("Nice name."), scripts.chat("I don't know."))
     async with sqlite_engine() as engine, running(slack, engine, data) as ws:

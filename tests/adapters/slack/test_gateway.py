@@ -83,7 +83,8 @@ async def test_kill_9_under_load_loses_nothing_and_every_acknowledged_post_is_an
         assert answered() < len(threads) * len(weights), "the kill came too late to test anything"
         bot.start()
         done = await asyncio.to_thread(
-            wait_until, lambda: all(set(logged(slack, threads)[t]) == set(weights) for t in threads), 90)
+            wait_until, lambda: all(set(logged(slack, threads)[t]) == set(weights) for t in threads), 90
+        )
         assert done, (logged(slack, threads), bot.tail())
         assert bot.stop() == 0, bot.tail()
     finally:
@@ -110,8 +111,9 @@ async def test_a_gateway_that_dies_stops_the_app_with_an_error(
     http = Http(signing_secret=SECRET, host="127.0.0.1", port=port)
     stopped = asyncio.Event()
     async with sqlite_engine() as engine:
-        task = asyncio.create_task(serve(engine, token=TOKEN, base_url=slack.api_url, data_dir=tmp_path, http=http,
-                                         stopped=stopped))
+        task = asyncio.create_task(
+            serve(engine, token=TOKEN, base_url=slack.api_url, data_dir=tmp_path, http=http, stopped=stopped)
+        )
         assert await asyncio.to_thread(wait_until, lambda: listening(port), 30), "the app never listened"
         pids = await asyncio.to_thread(children_of, os.getpid(), 30)
         assert pids, "no gateway process"
@@ -152,11 +154,20 @@ def test_a_port_in_use_stops_start_up_with_one_line(slack: FakeSlack, tmp_path: 
         taken.listen()
         port = taken.getsockname()[1]
         env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_PREFIXES)}
-        env.update(SLACK_BOT_TOKEN=TOKEN, SLACK_MODE="http", SLACK_SIGNING_SECRET=SECRET,
-                   SLACK_HTTP_LISTEN="127.0.0.1", SLACK_HTTP_PORT=str(port), SLACK_API_BASE_URL=slack.api_url,
-                   DATA_DIR=str(tmp_path / "data"), KNOWLEDGE_ENABLED="false", PYTHONPATH=str(ROOT))
-        done = subprocess.run([sys.executable, "-m", "bot", "slack"], env=env, cwd=tmp_path, capture_output=True,
-                              text=True, timeout=60)
+        env.update(
+            SLACK_BOT_TOKEN=TOKEN,
+            SLACK_MODE="http",
+            SLACK_SIGNING_SECRET=SECRET,
+            SLACK_HTTP_LISTEN="127.0.0.1",
+            SLACK_HTTP_PORT=str(port),
+            SLACK_API_BASE_URL=slack.api_url,
+            DATA_DIR=str(tmp_path / "data"),
+            KNOWLEDGE_ENABLED="false",
+            PYTHONPATH=str(ROOT),
+        )
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "slack"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
+        )
     assert done.returncode == 2, done.stderr
     line = done.stderr.strip().splitlines()[-1]
     assert line.startswith(f"almanac: cannot listen on 127.0.0.1:{port} (SLACK_HTTP_LISTEN, SLACK_HTTP_PORT)"), line

@@ -56,35 +56,55 @@ from engine import Handler
 PLACE = Place("T1", "C1", "1700000000.000100", "U1", "https://hooks.slack.test/r/1")
 PRESS = Press("choice", "int-1", "U1", PLACE.conversation, index=2)
 CALLS: list[Call] = [
-    Start(config=GatewayConfig(
-        token="xoxb-1", base_url="http://127.0.0.1:1/api/", data_dir=Path("/tmp/data"), app_token=None,
-        http=Http(signing_secret="s3cret", host="127.0.0.1", port=0), command="/almanac",
-        allowed_teams=["T1"], allowed_users=["U1", "slack:T1:U2"], log=Logging(format="console", level="DEBUG"),
-    )),
+    Start(
+        config=GatewayConfig(
+            token="xoxb-1",
+            base_url="http://127.0.0.1:1/api/",
+            data_dir=Path("/tmp/data"),
+            app_token=None,
+            http=Http(signing_secret="s3cret", host="127.0.0.1", port=0),
+            command="/almanac",
+            allowed_teams=["T1"],
+            allowed_users=["U1", "slack:T1:U2"],
+            log=Logging(format="console", level="DEBUG"),
+        )
+    ),
     Listen(),
     Api(method="chat_postMessage", args={"channel": "C1", "text": "안녕 — hi", "blocks": [{"type": "divider"}]}),
     Respond(url="https://hooks.slack.test/r/1", args={"text": "ok", "replace_original": True}),
     Settle(),
     Stop(),
 ]
-REPLIES = [Reply(bot_user="UALMANAC"), Reply(port=3000), Reply(data={"ok": True, "ts": "1.2"}),
-           Reply(), Reply(setup_error="no"), Reply(refused=True, data={"error": "ratelimited"}, retry_after=2.5)]
+REPLIES = [
+    Reply(bot_user="UALMANAC"),
+    Reply(port=3000),
+    Reply(data={"ok": True, "ts": "1.2"}),
+    Reply(),
+    Reply(setup_error="no"),
+    Reply(refused=True, data={"error": "ratelimited"}, retry_after=2.5),
+]
 TELLS: list[Tell] = [
     Request(queue=PLACE.conversation, intake=1, spec=Post(place=PLACE, text="bench 55kg 10x5", ts="1.1", at=1.5)),
-    Request(queue=PLACE.conversation, intake=2,
-            spec=Slash(place=PLACE, name="status", arg="", at=2.5, id="trigger-1")),
-    Hand(spec=Pressed(place=PLACE, press=PRESS, channel="C1", ts="1.3", blocks=[{"type": "section"}],
-                      ephemeral=True)),
-    Hand(spec=ReviseSubmitted(place=PLACE, press=Press("revise", "int-2", "U1", PLACE.conversation), channel="C1",
-                              ts="1.4", feedback="smaller jumps")),
+    Request(queue=PLACE.conversation, intake=2, spec=Slash(place=PLACE, name="status", arg="", at=2.5, id="trigger-1")),
+    Hand(spec=Pressed(place=PLACE, press=PRESS, channel="C1", ts="1.3", blocks=[{"type": "section"}], ephemeral=True)),
+    Hand(
+        spec=ReviseSubmitted(
+            place=PLACE,
+            press=Press("revise", "int-2", "U1", PLACE.conversation),
+            channel="C1",
+            ts="1.4",
+            feedback="smaller jumps",
+        )
+    ),
     Hand(spec=ForgetConfirmed(place=PLACE)),
     Done(intake=1),
 ]
 
 
 @asynccontextmanager
-async def _streams() -> AsyncIterator[tuple[tuple[asyncio.StreamReader, asyncio.StreamWriter],
-                                           tuple[asyncio.StreamReader, asyncio.StreamWriter]]]:
+async def _streams() -> AsyncIterator[
+    tuple[tuple[asyncio.StreamReader, asyncio.StreamWriter], tuple[asyncio.StreamReader, asyncio.StreamWriter]]
+]:
     a, b = socket.socketpair()
     one = await asyncio.open_connection(sock=a)
     two = await asyncio.open_connection(sock=b)
@@ -148,17 +168,20 @@ async def test_a_call_that_raises_fails_in_the_caller_and_the_link_goes_on() -> 
         await asyncio.gather(*running)
 
 
-@pytest.mark.parametrize("line", [
-    b"not json at all\n",
-    b"[1, 2, 3]\n",
-    b'{"op": "delete_everything"}\n',
-    b'{"intake": 3}\n',
-    b'{"op": "done", "intake": "three"}\n',
-    b'{"op": "press", "spec": {"kind": "press", "place": {"team": "T1"}}}\n',
-    b'{"op": "press", "spec": {"kind": "explode", "place": {}}}\n',
-    b'{"re": "x"}\n',
-    b'{"id": "x", "op": "settle"}\n',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"not json at all\n",
+        b"[1, 2, 3]\n",
+        b'{"op": "delete_everything"}\n',
+        b'{"intake": 3}\n',
+        b'{"op": "done", "intake": "three"}\n',
+        b'{"op": "press", "spec": {"kind": "press", "place": {"team": "T1"}}}\n',
+        b'{"op": "press", "spec": {"kind": "explode", "place": {}}}\n',
+        b'{"re": "x"}\n',
+        b'{"id": "x", "op": "settle"}\n',
+    ],
+)
 async def test_a_garbled_or_unknown_message_is_logged_and_skipped_not_a_crash(line: bytes) -> None:
     tells: list[Tell] = []
 
@@ -196,8 +219,10 @@ async def test_a_call_that_cannot_be_read_gets_a_failed_reply() -> None:
             first, second = json.loads(await r1.readline()), json.loads(await r1.readline())
         assert first["re"] == 5 and first["failed"].startswith("unreadable call:")
         assert second["re"] == 6 and "args" in second["failed"]
-        assert [(e["event"], e["op"]) for e in logs] == [("slack.link_rejected", "format_disk"),
-                                                         ("slack.link_rejected", "api")]
+        assert [(e["event"], e["op"]) for e in logs] == [
+            ("slack.link_rejected", "format_disk"),
+            ("slack.link_rejected", "api"),
+        ]
         w1.close()
         await running
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -58,8 +58,12 @@ async def test_a_name_from_the_log_and_the_models_words_reach_slack_escaped(
     sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
 ) -> None:
     fake.script(scripts.router("LOG"), scripts.router("CHAT"), scripts.router("LOG"))
-    fake.script(scripts.needs_exercise(), scripts.strength(NAME, 100, 5, 5), scripts.needs_exercise(),
-                scripts.strength(NAME, 60, 5, 5))
+    fake.script(
+        scripts.needs_exercise(),
+        scripts.strength(NAME, 100, 5, 5),
+        scripts.needs_exercise(),
+        scripts.strength(NAME, 60, 5, 5),
+    )
     fake.script("ClarifierOutput", *[scripts.clarifier(f"Was it {NAME}?", options=[NAME, "Squat"])] * 2)
     fake.script(scripts.chat(f"Nice — {NAME} again."))
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
@@ -100,8 +104,10 @@ async def test_a_plans_title_and_the_persons_revision_reach_slack_escaped(
     fake.script("TaskFormationOutput", plan, plan)
     async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
         days = ((7, 52.5), (0, 55))
-        await engine.entries.add(f"slack:T0ALMANAC:{ANN}", [
-            scripts.bench_entry(today - timedelta(days=d), w, source_key=f"seed:{d}") for d, w in days])
+        await engine.entries.add(
+            f"slack:T0ALMANAC:{ANN}",
+            [scripts.bench_entry(today - timedelta(days=d), w, source_key=f"seed:{d}") for d, w in days],
+        )
         ts = await ws.mention("plan my next week of bench, I want 70kg for 5")
         request = ws.thread(ts)[-1]
         assert request.shown().startswith("*Plan: "), request.shown()

@@ -32,9 +32,18 @@ CHANNEL, ANN, TS = "C0GYM", "U0ANN", "1800000000.000400"
 
 def mention(event_id: str) -> dict[str, Any]:
     return {
-        "team_id": TEAM, "type": "event_callback", "event_id": event_id, "event_time": 1,
-        "event": {"type": "app_mention", "channel": CHANNEL, "user": ANN, "ts": TS, "team": TEAM,
-                  "text": "<@U0BOT> bench 55kg 10x5"},
+        "team_id": TEAM,
+        "type": "event_callback",
+        "event_id": event_id,
+        "event_time": 1,
+        "event": {
+            "type": "app_mention",
+            "channel": CHANNEL,
+            "user": ANN,
+            "ts": TS,
+            "team": TEAM,
+            "text": "<@U0BOT> bench 55kg 10x5",
+        },
     }
 
 
@@ -54,8 +63,14 @@ async def test_an_envelope_redelivered_after_a_reconnect_is_answered_once(
     slack.socket_url = socket.url
     try:
         async with sqlite_engine() as engine:
-            async with running(engine, token=TOKEN, base_url=slack.api_url, data_dir=tmp_path / "data",
-                               app_token=APP_TOKEN, eyes_after=3600.0) as app:
+            async with running(
+                engine,
+                token=TOKEN,
+                base_url=slack.api_url,
+                data_dir=tmp_path / "data",
+                app_token=APP_TOKEN,
+                eyes_after=3600.0,
+            ) as app:
                 first = await socket.send("events_api", mention("Ev0AGAIN"), drop_after=not first_acked)
                 if first_acked:
                     assert (await socket.ack_of(first))["envelope_id"] == first

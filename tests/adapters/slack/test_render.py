@@ -97,10 +97,16 @@ def test_every_outcome_escapes_what_data_or_the_model_wrote_in_text_and_blocks()
     outcomes = [
         Answer(text=f"Well done. {live}", citations=cites, partial=True),
         Logged(entries=[LoggedEntry(entry_id="1", on=date(2026, 11, 22), domain="strength", summary=live)]),
-        Ask(interrupt_id="a1", questions=[Question(text=live, options=[live])], why=live, if_declined=live,
-            asked_by="slack:T1:U1"),
-        ApprovalRequest(interrupt_id="p1", title=live, plan={}, summary=live, confidence=0.5, evidence=cites,
-                        asked_by="slack:T1:U1"),
+        Ask(
+            interrupt_id="a1",
+            questions=[Question(text=live, options=[live])],
+            why=live,
+            if_declined=live,
+            asked_by="slack:T1:U1",
+        ),
+        ApprovalRequest(
+            interrupt_id="p1", title=live, plan={}, summary=live, confidence=0.5, evidence=cites, asked_by="slack:T1:U1"
+        ),
         Failure(text=live),
         Notice(text=live),
     ]
@@ -124,13 +130,30 @@ def _markup(node: object) -> list[str]:
 def test_a_plans_sources_show_no_internal_reference_and_a_correction_reads_as_one() -> None:
     """Before: a rule line showed as "… — domain:strength#R3"; a correction was confirmed as "✓ Logged"."""
     req = ApprovalRequest(
-        interrupt_id="p1", title="Bench", plan={}, summary="- add sessions", confidence=0.9, asked_by="slack:T1:U1",
-        evidence=[Citation(title="Add a small jump", ref="domain:strength#R3"), Citation(title="Deload", ref="article:d#2")],
+        interrupt_id="p1",
+        title="Bench",
+        plan={},
+        summary="- add sessions",
+        confidence=0.9,
+        asked_by="slack:T1:U1",
+        evidence=[
+            Citation(title="Add a small jump", ref="domain:strength#R3"),
+            Citation(title="Deload", ref="article:d#2"),
+        ],
     )
     context = approval(req, CONV).blocks[1]["elements"][0]["text"]
     assert "domain:" not in context and "article:" not in context and "Add a small jump" in context
-    fixed = Logged(entries=[LoggedEntry(entry_id="1", on=date(2026, 11, 22), domain="strength",
-                                        summary="bench press 60 kg × 10 reps × 5 sets", action="corrected")])
+    fixed = Logged(
+        entries=[
+            LoggedEntry(
+                entry_id="1",
+                on=date(2026, 11, 22),
+                domain="strength",
+                summary="bench press 60 kg × 10 reps × 5 sets",
+                action="corrected",
+            )
+        ]
+    )
     message = render(fixed, CONV)
     assert message is not None
     (first,) = [m.text for m in (message if isinstance(message, list) else [message])][:1]

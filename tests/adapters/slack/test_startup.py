@@ -34,14 +34,34 @@ async def test_socket_mode_receives_an_event_acks_it_and_answers_in_the_thread(
     slack.socket_url = socket.url
     stopped = asyncio.Event()
     async with sqlite_engine() as engine:
-        task = asyncio.create_task(serve(engine, token=TOKEN, base_url=slack.api_url, data_dir=tmp_path / "data",
-                                         stopped=stopped, app_token=APP_TOKEN))
+        task = asyncio.create_task(
+            serve(
+                engine,
+                token=TOKEN,
+                base_url=slack.api_url,
+                data_dir=tmp_path / "data",
+                stopped=stopped,
+                app_token=APP_TOKEN,
+            )
+        )
         try:
-            envelope = await socket.send("events_api", {
-                "team_id": TEAM, "type": "event_callback", "event_id": "Ev0SOCKET", "event_time": 1,
-                "event": {"type": "app_mention", "channel": "C0GYM", "user": "U0ANN", "ts": "1800000000.000300",
-                          "text": "<@U0BOT> bench 55kg 10x5", "team": TEAM},
-            })
+            envelope = await socket.send(
+                "events_api",
+                {
+                    "team_id": TEAM,
+                    "type": "event_callback",
+                    "event_id": "Ev0SOCKET",
+                    "event_time": 1,
+                    "event": {
+                        "type": "app_mention",
+                        "channel": "C0GYM",
+                        "user": "U0ANN",
+                        "ts": "1800000000.000300",
+                        "text": "<@U0BOT> bench 55kg 10x5",
+                        "team": TEAM,
+                    },
+                },
+            )
             assert (await socket.ack_of(envelope))["envelope_id"] == envelope
             await asyncio.wait_for(replied(slack, "C0GYM", "1800000000.000300"), 30)
         finally:
@@ -57,8 +77,14 @@ async def test_socket_mode_receives_an_event_acks_it_and_answers_in_the_thread(
 @pytest.mark.parametrize("app_token", ["xapp-wrong"])
 async def test_a_rejected_app_token_stops_start_up(slack: FakeSlack, tmp_path: Path, app_token: str) -> None:
     with pytest.raises(SetupError, match="Slack rejected SLACK_APP_TOKEN"):
-        await serve(None, token=TOKEN, base_url=slack.api_url, data_dir=tmp_path,  # type: ignore[arg-type]
-                    stopped=asyncio.Event(), app_token=app_token)
+        await serve(
+            None,
+            token=TOKEN,
+            base_url=slack.api_url,
+            data_dir=tmp_path,  # type: ignore[arg-type]
+            stopped=asyncio.Event(),
+            app_token=app_token,
+        )
 
 
 def test_a_rejected_bot_token_exits_2_with_one_line_without_the_token(slack: FakeSlack, tmp_path: Path) -> None:
@@ -72,8 +98,9 @@ def test_a_rejected_bot_token_exits_2_with_one_line_without_the_token(slack: Fak
         "KNOWLEDGE_ENABLED": "false",
     }
     code = "from bot.config import load_settings; from bot.run_slack import main; main(load_settings())"
-    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     line = done.stderr.strip().splitlines()[-1]
     assert line.startswith("almanac: Slack rejected SLACK_BOT_TOKEN (invalid_auth)")
@@ -81,11 +108,15 @@ def test_a_rejected_bot_token_exits_2_with_one_line_without_the_token(slack: Fak
 
 
 def test_a_bot_token_of_the_wrong_kind_is_refused_by_the_settings(tmp_path: Path) -> None:
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "TELEGRAM_"))},
-           "SLACK_BOT_TOKEN": "xapp-swapped", "DATA_DIR": str(tmp_path)}
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "TELEGRAM_"))},
+        "SLACK_BOT_TOKEN": "xapp-swapped",
+        "DATA_DIR": str(tmp_path),
+    }
     code = "from bot.config import load_settings; load_settings()"
-    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     line = done.stderr.strip()
     assert line.startswith("almanac: bad setting SLACK_BOT_TOKEN: ") and line.endswith("must start with xoxb-")
@@ -95,8 +126,16 @@ def test_a_bot_token_of_the_wrong_kind_is_refused_by_the_settings(tmp_path: Path
 def test_the_manifest_grants_what_the_adapter_uses() -> None:
     manifest = (Path(__file__).resolve().parents[3] / "slack" / "manifest.yml").read_text(encoding="utf-8")
     assert "- command: /almanac" in manifest  # SLACK_COMMAND's default
-    for scope in ("app_mentions:read", "channels:history", "im:history", "im:write", "chat:write", "commands",
-                  "files:write", "reactions:write"):
+    for scope in (
+        "app_mentions:read",
+        "channels:history",
+        "im:history",
+        "im:write",
+        "chat:write",
+        "commands",
+        "files:write",
+        "reactions:write",
+    ):
         assert f"- {scope}" in manifest, scope
     for event in ("app_mention", "message.channels", "message.im"):
         assert f"- {event}\n" in manifest, event

@@ -8,10 +8,10 @@ from zoneinfo import ZoneInfo
 
 from engine import Engine
 from engine.entries.model import NewEntry
-from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import BotMessage, FakeTelegram
+from tests.helpers import scripts
 from tests.helpers.telegram import CHAT, USER, Harness, running
 
 GROUP, ANN, BOB = -100400, 1, 2
@@ -65,7 +65,9 @@ async def test_plan_shows_confidence_sources_and_three_buttons(
     assert all(len(b["callback_data"].encode()) <= 64 for b in request.buttons())
 
 
-async def test_approve_after_a_restart_commits_once(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_approve_after_a_restart_commits_once(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     script_plans(fake, plan())
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await seed(engine)
@@ -103,7 +105,9 @@ async def test_revise_asks_what_should_change_then_takes_the_reply(
     assert "smaller jumps please" in fake.calls("TaskFormationOutput")[1]["messages"][1]["content"]
 
 
-async def test_revise_feedback_survives_a_restart(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_revise_feedback_survives_a_restart(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     script_plans(fake, plan(), plan((56, 57, 58)))
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         await seed(engine)

@@ -51,7 +51,9 @@ def last_from_bot(tg: FakeTelegram, text: str) -> BotMessage:
     return found[-1]
 
 
-def test_kills_while_messages_stream_in_lose_nothing(bot: BotProcess, fake: FakeOllama, tg: FakeTelegram, tmp_path: Path) -> None:
+def test_kills_while_messages_stream_in_lose_nothing(
+    bot: BotProcess, fake: FakeOllama, tg: FakeTelegram, tmp_path: Path
+) -> None:
     script_logs(fake, model_s=0.03)
     sent = stream(tg, bot, seed=7, chats=6, messages=36, kills=4)
     assert bot.stop() == 0
@@ -61,7 +63,9 @@ def test_kills_while_messages_stream_in_lose_nothing(bot: BotProcess, fake: Fake
     assert figures.sent == 36
 
 
-def test_kill_while_a_clarification_answer_runs(bot: BotProcess, fake: FakeOllama, tg: FakeTelegram, tmp_path: Path) -> None:
+def test_kill_while_a_clarification_answer_runs(
+    bot: BotProcess, fake: FakeOllama, tg: FakeTelegram, tmp_path: Path
+) -> None:
     parses = {"n": 0}
 
     def parser(body: dict[str, Any]) -> dict[str, Any]:
@@ -123,7 +127,9 @@ def test_kill_while_an_approval_commits(bot: BotProcess, fake: FakeOllama, tg: F
     assert wait_until(lambda: any(m.text.startswith("Done.") for m in tg.sent(CHAT)), 30), bot.tail()
     assert bot.stop() == 0
     db = tmp_path / "data" / "almanac.db"
-    assert rows(db, "SELECT occurred_on FROM entries WHERE kind = 'planned' ORDER BY occurred_on") == [(d,) for d in week]
+    assert rows(db, "SELECT occurred_on FROM entries WHERE kind = 'planned' ORDER BY occurred_on") == [
+        (d,) for d in week
+    ]
     assert rows(db, "SELECT count(*) FROM patches") == [(1,)]
     assert rows(db, "SELECT count(*) FROM events WHERE kind = 'DECISION'") == [(1,)]
 
@@ -136,8 +142,10 @@ class _Trickle:
 
     def sent(self, chat: int) -> list[BotMessage]:
         done = int((time.monotonic() - self.start) / self.gap)
-        return [BotMessage(chat_id=chat, message_id=i, text=f"✓ logged bench press {w} kg") for i, w in
-                enumerate(self.weights[:done])]
+        return [
+            BotMessage(chat_id=chat, message_id=i, text=f"✓ logged bench press {w} kg")
+            for i, w in enumerate(self.weights[:done])
+        ]
 
 
 def test_the_harness_counts_from_the_final_state_while_replies_keep_coming() -> None:

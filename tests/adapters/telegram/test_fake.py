@@ -40,7 +40,9 @@ async def test_fake_speaks_the_bot_api_to_the_real_client(tg: FakeTelegram) -> N
         assert [u.message.text for u in updates if u.message] == ["hello"]
         again = await app.bot.get_updates(timeout=1)  # not confirmed yet: delivered again, as Telegram does
         assert [u.update_id for u in again] == [updates[0].update_id]
-        assert await app.bot.get_updates(offset=updates[0].update_id + 1, timeout=5) == ()  # the fake long-polls only briefly
+        assert (
+            await app.bot.get_updates(offset=updates[0].update_id + 1, timeout=5) == ()
+        )  # the fake long-polls only briefly
     bad = Application.builder().token("1:wrong").base_url(tg.base_url).build()
     with pytest.raises(InvalidToken):
         await bad.bot.get_me()

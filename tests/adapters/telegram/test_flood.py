@@ -62,7 +62,9 @@ async def test_a_reply_held_back_too_long_says_the_entry_is_saved(
         assert await engine.entries.count(ME) == 1
 
 
-async def test_the_same_log_sent_again_soon_is_stored_once(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_the_same_log_sent_again_soon_is_stored_once(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (logged,) = await bot.say(LOG)
         assert logged.text.startswith("✓ Logged")

@@ -8,10 +8,10 @@ import io
 import pytest
 
 from engine import Answer
-from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
+from tests.helpers import scripts
 from tests.helpers.telegram import CHAT, USER, running
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
@@ -146,7 +146,9 @@ async def test_cancel_drops_the_question(sqlite_engine: OpenEngine, fake: FakeOl
         assert nothing.text == "Nothing to cancel."
 
 
-async def test_long_answer_is_split_under_the_limit(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_long_answer_is_split_under_the_limit(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     paragraph = "Bench <progress> & notes 💪 — " + "steady work, " * 30
     long_text = "\n\n".join(f"{i}. {paragraph}" for i in range(40))
     assert len(long_text) > 10_000
@@ -189,7 +191,9 @@ async def test_forget_asks_first_then_deletes(sqlite_engine: OpenEngine, fake: F
         assert await engine.entries.count(ME) == 0
 
 
-async def test_commands_timezone_help_and_unknown(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_commands_timezone_help_and_unknown(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (usage,) = await bot.say("/timezone")
         assert "Usage" in usage.text
@@ -225,7 +229,10 @@ async def test_progress_shows_one_status_line_then_deletes_it(
 ) -> None:
     fake.script("RouterOutput", Delay(0.4, scripts.router("LOG")))
     fake.script("ParserOutput", Delay(0.6, scripts.strength("squat", 100, 5, 5)))
-    async with sqlite_engine() as engine, running(tg, engine, status_after=0.2, status_every=0.3, typing_after=0.0, typing_every=0.25) as bot:
+    async with (
+        sqlite_engine() as engine,
+        running(tg, engine, status_after=0.2, status_every=0.3, typing_after=0.0, typing_every=0.25) as bot,
+    ):
         (logged,) = await bot.say("squat 100kg 5x5")
     assert "squat 100 kg" in logged.text
     statuses = [m for m in tg.sent(CHAT, deleted=True) if m.text.startswith("⏳")]

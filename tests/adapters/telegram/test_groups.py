@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from adapters.telegram.keyboards import Press
-from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
+from tests.helpers import scripts
 from tests.helpers.telegram import running
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
@@ -49,7 +49,9 @@ async def test_group_hears_mentions_replies_and_commands_only(
     assert all(tg.username not in c["messages"][-1]["content"] for c in fake.calls("RouterOutput"))
 
 
-async def test_foreign_press_in_a_group_changes_nothing(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_foreign_press_in_a_group_changes_nothing(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     tg.set_chat_type(GROUP, "supergroup")
     fake.script(scripts.router("LOG"))
     fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
@@ -77,7 +79,9 @@ async def test_foreign_press_in_a_group_changes_nothing(sqlite_engine: OpenEngin
         assert await engine.entries.count(f"tg:{ANN}") == 1 and await engine.entries.count(f"tg:{BOB}") == 0
 
 
-async def test_each_forum_topic_is_its_own_conversation(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_each_forum_topic_is_its_own_conversation(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     tg.set_chat_type(FORUM, "forum")
     fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script(scripts.needs_exercise(), scripts.strength("squat", 100, 5, 5))
@@ -89,11 +93,15 @@ async def test_each_forum_topic_is_its_own_conversation(sqlite_engine: OpenEngin
         (logged,) = await bot.say("squat 100kg 5x5", FORUM, ANN, topic=9, mention=True)
         assert logged.thread_id == 9 and logged.text.startswith("✓ Logged")
         assert question.reply_markup is not None
-        assert await engine.conversations.thread_id(f"tg:{FORUM}:7") != await engine.conversations.thread_id(f"tg:{FORUM}:9")
+        assert await engine.conversations.thread_id(f"tg:{FORUM}:7") != await engine.conversations.thread_id(
+            f"tg:{FORUM}:9"
+        )
     assert all(c.params.get("message_thread_id") in (7, 9) for c in tg.calls("sendMessage"))
 
 
-async def test_allowlist_refuses_once_and_stores_nothing(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_allowlist_refuses_once_and_stores_nothing(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     tg.set_chat_type(GROUP, "supergroup")
     fake.default(scripts.router("LOG"))
     fake.default(scripts.strength("bench press", 55, 10, 5))
@@ -119,7 +127,9 @@ def rows_mentioning(db_path: Path, needle: str) -> dict[str, int]:
     with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as db:
         tables = [
             r[0]
-            for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'")
+            for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'"
+            )
         ]
         for table in tables:
             for row in db.execute(f'SELECT * FROM "{table}"'):

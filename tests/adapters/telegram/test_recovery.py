@@ -10,9 +10,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from telegram import Update
-
 import pytest
+from telegram import Update
 
 from adapters.telegram.intake import SOURCE, delivery_of, status_note
 from engine import Engine
@@ -180,7 +179,9 @@ async def test_start_up_runs_what_a_crash_left_and_deletes_its_status_line(
     assert tg.get(CHAT, stale).deleted
 
 
-async def test_a_redelivered_update_is_recognised(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_a_redelivered_update_is_recognised(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     fake.script(scripts.router("LOG"))
     fake.script(scripts.strength("bench press", 55, 10, 5))
     update = tg.message(CHAT, USER, "bench 55kg 10x5")

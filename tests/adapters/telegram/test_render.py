@@ -94,7 +94,9 @@ def test_split_respects_the_limit_in_utf16_units() -> None:
 
 
 def test_split_never_cuts_a_tag_or_an_entity_and_reopens_tags() -> None:
-    body = "<b>" + esc("a&b <c> " * 800) + "</b>\n" + '<a href="https://x.org/?q=1&amp;r=2">' + esc("link " * 400) + "</a>"
+    body = (
+        "<b>" + esc("a&b <c> " * 800) + "</b>\n" + '<a href="https://x.org/?q=1&amp;r=2">' + esc("link " * 400) + "</a>"
+    )
     parts = split_html(body, limit=1000)
     assert len(parts) > 4
     for part in parts:
@@ -130,7 +132,11 @@ def test_a_plans_sources_show_no_internal_reference() -> None:
     from engine import ApprovalRequest
 
     request = ApprovalRequest(
-        interrupt_id=IID, title="Bench, four weeks", plan={}, summary="Two sessions a week.", confidence=0.9,
+        interrupt_id=IID,
+        title="Bench, four weeks",
+        plan={},
+        summary="Two sessions a week.",
+        confidence=0.9,
         evidence=[
             Citation(title="Add a small jump once every set is done", ref="domain:strength#R3"),
             Citation(title="Deload", ref="article:deload#2", url="strength/deload.md"),
@@ -145,7 +151,9 @@ def test_a_plans_sources_show_no_internal_reference() -> None:
 
 def test_an_answer_in_korean_has_korean_notes() -> None:
     answer = Answer(
-        text="벤치프레스 세션 수 (2021년 3월): 2회.", partial=True, language="ko",
+        text="벤치프레스 세션 수 (2021년 3월): 2회.",
+        partial=True,
+        language="ko",
         citations=[Citation(title="bench", ref="entry:1", on=date(2021, 3, 2))],
     )
     rendered = render(answer)

@@ -22,10 +22,10 @@ from bot.config import Settings
 from bot.run_telegram import main as run_telegram
 from bot.run_telegram import serve
 from engine import Outcome, Turn
-from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama, Reply
 from tests.fakes.telegram_api import FakeTelegram
+from tests.helpers import scripts
 from tests.helpers.telegram import CHAT, USER, running
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
@@ -63,7 +63,9 @@ async def wait_until(check: Callable[[], object], task: asyncio.Task[None] | Non
         await asyncio.sleep(0.02)
 
 
-async def test_long_polling_end_to_end(tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_long_polling_end_to_end(
+    tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)  # no stray .env
     fake.script(scripts.router("LOG"), scripts.router("LOG"))
     fake.script(scripts.strength("bench press", 55, 10, 5), scripts.strength("squat", 100, 5, 5))
@@ -151,7 +153,11 @@ def restore_logging() -> Iterator[None]:
 
 @pytest.mark.usefixtures("restore_logging")
 def test_bad_token_stops_with_one_clear_line(
-    tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    fake: FakeOllama,
+    tg: FakeTelegram,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
     bad = "987654321:AAWrongTokenWrongTokenWrongToken_0123"
@@ -176,7 +182,9 @@ async def test_flood_control_waits_and_retries(sqlite_engine: OpenEngine, fake: 
     assert len(attempts) == 2 and attempts[1].at - attempts[0].at >= 0.95
 
 
-async def test_network_errors_are_retried_with_backoff(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_network_errors_are_retried_with_backoff(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     fake.script(scripts.router("CHAT"))
     fake.script(scripts.chat("Rest well."))
     tg.fail("sendMessage", 502, "Bad Gateway", times=2)
@@ -187,13 +195,15 @@ async def test_network_errors_are_retried_with_backoff(sqlite_engine: OpenEngine
     assert len(attempts) == 3 and attempts[2] - attempts[1] > attempts[1] - attempts[0] > 0.05  # backing off
 
 
-async def test_rejected_markup_is_resent_as_plain_text(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_rejected_markup_is_resent_as_plain_text(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     fake.script(scripts.router("CHAT"))
     fake.script(scripts.chat("Sets <5> & reps"))
     tg.fail(
         "sendMessage",
         400,
-        "Bad Request: can't parse entities: Unsupported start tag \"5\" at byte offset 5",
+        'Bad Request: can\'t parse entities: Unsupported start tag "5" at byte offset 5',
         when=lambda p: p.get("parse_mode") == "HTML",
     )
     async with sqlite_engine() as engine, running(tg, engine) as bot:
@@ -202,7 +212,9 @@ async def test_rejected_markup_is_resent_as_plain_text(sqlite_engine: OpenEngine
     assert [c.params.get("parse_mode") for c in tg.calls("sendMessage")] == ["HTML", None]
 
 
-async def test_duplicate_update_ids_are_processed_once(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_duplicate_update_ids_are_processed_once(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     fake.default(scripts.router("LOG"))
     fake.default(scripts.strength("bench press", 55, 10, 5))
     update = tg.message(CHAT, USER, "bench 55kg 10x5")

@@ -62,7 +62,9 @@ async def telegram(bot: Harness, lines: list[str]) -> list[str]:
     return said
 
 
-async def test_a_typed_number_or_skip_answers_alike(open_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_a_typed_number_or_skip_answers_alike(
+    open_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     lines = ["finished my workout today", "9", "2"]
     question_script(fake)
     async with open_engine() as engine:
@@ -90,7 +92,9 @@ async def test_skip_declines_in_telegram_too(open_engine: OpenEngine, fake: Fake
     assert len(fake.calls("ParserOutput")) == 1 and any("Logged" in s for s in said)
 
 
-async def test_bare_revise_asks_and_approved_approves(open_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_bare_revise_asks_and_approved_approves(
+    open_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     lines = ["plan my next week of bench", "revise", "smaller jumps", "approved."]
     plan_script(fake)
     async with open_engine() as engine:
@@ -118,8 +122,14 @@ async def test_an_edited_message_gets_a_hint_once(open_engine: OpenEngine, fake:
     async with open_engine() as engine, running(tg, engine) as bot:
         first = tg.message(CHAT, USER, "bench 55kg 10x5")
         await bot.feed(first)
-        edited = {"update_id": first["update_id"] + 100, "edited_message": {**first["message"], "text": "bench 60kg 10x5",
-                                                                             "edit_date": first["message"]["date"] + 5}}
+        edited = {
+            "update_id": first["update_id"] + 100,
+            "edited_message": {
+                **first["message"],
+                "text": "bench 60kg 10x5",
+                "edit_date": first["message"]["date"] + 5,
+            },
+        }
         again = {**edited, "update_id": edited["update_id"] + 1}
         await bot.feed(edited, again)
         hints = [m for m in tg.sent(CHAT) if m.text == EDIT_HINT]

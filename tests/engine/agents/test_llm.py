@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from engine.config import LLMConfig
-from engine.errors import ModelInvalid, ModelMissing, ModelTimeout, ModelUnreachable, ModelFailed
 from engine.agents.llm import LLM
+from engine.config import LLMConfig
+from engine.errors import ModelFailed, ModelInvalid, ModelMissing, ModelTimeout, ModelUnreachable
 from tests.fakes.ollama_server import Fail, FakeOllama, Hang
 
 

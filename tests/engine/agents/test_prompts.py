@@ -53,11 +53,13 @@ def test_every_input_field_says_what_it_is() -> None:
 def test_router_prompt_budget() -> None:
     registry = DomainRegistry.load()
     history = "\n".join(f"user: {'bench 55kg 10x5 ' * 18}" for _ in range(12))
-    m = ROUTER.messages(RouterInput(
-        domains=registry.describe(),
-        history=[history[:3600]],
-        text="어제 벤치프레스 55키로 10x5 했어요, 지난주보다 나아졌나요?",
-    ))
+    m = ROUTER.messages(
+        RouterInput(
+            domains=registry.describe(),
+            history=[history[:3600]],
+            text="어제 벤치프레스 55키로 10x5 했어요, 지난주보다 나아졌나요?",
+        )
+    )
     assert tokens(m.system, m.user) < BUDGET_TOKENS["router"]
 
 
@@ -65,16 +67,18 @@ def test_parser_prompt_budget_for_every_domain() -> None:
     selector = DomainSelector(DomainRegistry.load())
     for name in selector.registry.names:
         ctx = selector.build_active_context([name])
-        m = PARSER.messages(ParserInput(
-            today=date(2026, 11, 22),
-            domain=name,
-            fields=fields(ctx, name),
-            notation=notation(ctx),
-            terms=["bench press"],
-            hints=[],
-            answers=[],
-            text="x" * 400,
-        ))
+        m = PARSER.messages(
+            ParserInput(
+                today=date(2026, 11, 22),
+                domain=name,
+                fields=fields(ctx, name),
+                notation=notation(ctx),
+                terms=["bench press"],
+                hints=[],
+                answers=[],
+                text="x" * 400,
+            )
+        )
         assert tokens(m.system, m.user) < BUDGET_TOKENS["parser"], name
 
 
@@ -97,10 +101,33 @@ def test_one_renderer_reads_each_field_by_its_type() -> None:
         data: Data
         day: date
 
-    full = values(Shown(text="hi", note="n", names=["a", "b"], items=["x", "y"], answers={"gap": "yes"},
-                        data="</data>", day=date(2026, 11, 22)))
-    assert full == {"text": "hi", "note": "n", "names": "a, b", "items": "x; y", "answers": "gap: yes",
-                    "data": "<data>\n‹/data›\n</data>", "day": "2026-11-22"}
+    full = values(
+        Shown(
+            text="hi",
+            note="n",
+            names=["a", "b"],
+            items=["x", "y"],
+            answers={"gap": "yes"},
+            data="</data>",
+            day=date(2026, 11, 22),
+        )
+    )
+    assert full == {
+        "text": "hi",
+        "note": "n",
+        "names": "a, b",
+        "items": "x; y",
+        "answers": "gap: yes",
+        "data": "<data>\n‹/data›\n</data>",
+        "day": "2026-11-22",
+    }
     empty = values(Shown(text="", note="", names=[], items=[], answers={}, data="", day=date(2026, 11, 22)))
-    assert empty == {"text": "", "note": "(none)", "names": "(none)", "items": "(none)", "answers": "(none)",
-                     "data": "(none)", "day": "2026-11-22"}
+    assert empty == {
+        "text": "",
+        "note": "(none)",
+        "names": "(none)",
+        "items": "(none)",
+        "answers": "(none)",
+        "data": "(none)",
+        "day": "2026-11-22",
+    }

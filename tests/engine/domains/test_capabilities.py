@@ -75,7 +75,12 @@ def test_the_builtin_domains_say_what_they_can_do() -> None:
     registry = DomainRegistry.load()
     assert {"running", "swimming"} <= set(registry.bouts)
     running, swimming = registry.bouts["running"], registry.bouts["swimming"]
-    assert (running.noun, running.distance_unit, running.pace_unit, running.pace_suffix) == ("run", "km", "min/km", "/km")
+    assert (running.noun, running.distance_unit, running.pace_unit, running.pace_suffix) == (
+        "run",
+        "km",
+        "min/km",
+        "/km",
+    )
     assert (swimming.noun, swimming.distance_unit, swimming.pace_suffix) == ("swim", "m", "/100m")
     assert registry.fallback == "general_fitness"
     assert registry.by_precedence[0] == "strength"
@@ -130,9 +135,20 @@ async def add_rows(db: Database, domain: str = "rowing") -> None:
     await EntryStore(db).add(
         USER,
         [
-            NewEntry(occurred_on=date(2026, 11, d), domain=domain, activity_type=domain, summary="row", raw_text="row",
-                     source_key=f"row:{d}", data={"metrics": [{"name": "distance_m", "value": m, "unit": "m"},
-                                                             {"name": "duration", "value": t, "unit": ""}]})
+            NewEntry(
+                occurred_on=date(2026, 11, d),
+                domain=domain,
+                activity_type=domain,
+                summary="row",
+                raw_text="row",
+                source_key=f"row:{d}",
+                data={
+                    "metrics": [
+                        {"name": "distance_m", "value": m, "unit": "m"},
+                        {"name": "duration", "value": t, "unit": ""},
+                    ]
+                },
+            )
             for d, m, t in ((2, "2000", "8:00"), (5, "5000", "21:40"))
         ],
     )
@@ -148,7 +164,7 @@ async def test_whole_history_bouts_of_a_new_domain(db: Database, registry: Domai
 
 
 def test_only_one_domain_may_be_the_fallback(tmp_path: Path) -> None:
-    extra = ROWING.replace('precedence = 5', 'precedence = 5\nfallback = true')
+    extra = ROWING.replace("precedence = 5", "precedence = 5\nfallback = true")
     (tmp_path / "rowing.toml").write_text(extra, encoding="utf-8")
     with pytest.raises(DomainFileError, match="fallback"):
         DomainRegistry.load(tmp_path)
@@ -196,7 +212,9 @@ async def test_the_engine_names_a_domain_from_domains_dir_by_its_own_label(
         ROWING.replace('name = "rowing"', 'name = "dragonboat"')
         .replace('activity_type = "rowing"', 'activity_type = "dragonboat"')
         .replace('ko = "로잉"', 'ko = "용선 경기"')
-        .replace('"rowing" = ["rowing", "row", "로잉", "조정"]', '"dragon boat" = ["dragon boat", "dragonboat", "용선"]')
+        .replace(
+            '"rowing" = ["rowing", "row", "로잉", "조정"]', '"dragon boat" = ["dragon boat", "dragonboat", "용선"]'
+        )
     )
     (folder / "dragonboat.toml").write_text(boat, encoding="utf-8")
     fake.default("RouterOutput", scripts.router("QUERY", ["dragonboat"]))
@@ -206,7 +224,12 @@ async def test_the_engine_names_a_domain_from_domains_dir_by_its_own_label(
     async with open_engine(domains_dir=folder) as engine:
         await add_rows(engine.entries.db, "dragonboat")
         (answer,) = await engine.handle(
-            Message(conversation=USER, user=USER, text="용선 역대 최장 거리 알려줘", at=datetime(2026, 11, 30, 1, tzinfo=UTC))
+            Message(
+                conversation=USER,
+                user=USER,
+                text="용선 역대 최장 거리 알려줘",
+                at=datetime(2026, 11, 30, 1, tzinfo=UTC),
+            )
         )
     assert isinstance(answer, Answer), answer
     assert "용선 경기 최장 거리" in answer.text, answer.text
@@ -219,9 +242,13 @@ def test_the_fallback_is_the_registrys_own(tmp_path: Path) -> None:
     The Parser's input and a note nothing names read the fallback off the context's registry (they
     read the built-in domains', general_fitness, before).
     """
-    plain = (BUILTIN_DIR / "general_fitness.toml").read_text(encoding="utf-8").replace("fallback = true", "fallback = false")
+    plain = (
+        (BUILTIN_DIR / "general_fitness.toml")
+        .read_text(encoding="utf-8")
+        .replace("fallback = true", "fallback = false")
+    )
     (tmp_path / "general_fitness.toml").write_text(plain, encoding="utf-8")
-    (tmp_path / "rowing.toml").write_text(ROWING.replace('precedence = 5', 'precedence = 5\nfallback = true'), "utf-8")
+    (tmp_path / "rowing.toml").write_text(ROWING.replace("precedence = 5", "precedence = 5\nfallback = true"), "utf-8")
     registry = DomainRegistry.load(tmp_path)
     assert registry.fallback == "rowing"
     nothing = DomainSelector(registry).build_active_context([])

@@ -204,6 +204,13 @@ def test_other_vocabulary(domains: dict[str, Domain], domain: str, spelling: str
 
 def test_strength_notation_covers_the_required_forms(domains: dict[str, Domain]) -> None:
     examples = " | ".join(rule.example for rule in domains["strength"].notation)
-    for fragment in ("80x5x5", "55kg 10x5", "55키로 10회 5세트", "스쿼트 100kg 5x5", "100x5, 105x5, 110x3",
-                     "3 sets of 10 at 60kg", "pull-ups 3x8"):
+    for fragment in (
+        "80x5x5",
+        "55kg 10x5",
+        "55키로 10회 5세트",
+        "스쿼트 100kg 5x5",
+        "100x5, 105x5, 110x3",
+        "3 sets of 10 at 60kg",
+        "pull-ups 3x8",
+    ):
         assert fragment in examples, f"strength notation lacks an example with {fragment!r}"

@@ -9,7 +9,7 @@ from structlog.testing import capture_logs
 
 from engine.domains.registry import DomainFileError, DomainRegistry, DomainSelector
 
-CLIMBING = '''
+CLIMBING = """
 name = "climbing"
 description = "Bouldering and rope climbing (클라이밍, 볼더링)."
 activity_type = "climbing"
@@ -32,7 +32,7 @@ example = "sent V5 -> grade V5"
 when = "no grade"
 question = "What grade was it?"
 options = ["V3", "V4", "V5"]
-'''
+"""
 
 
 def test_builtin_domains_load() -> None:
@@ -45,7 +45,7 @@ def test_merged_context_has_every_part() -> None:
     ctx = selector.build_active_context(["strength", "running"])
     assert ctx.domains_loaded == ["strength", "running"]
     assert "[strength]" in ctx.expertise and "[running]" in ctx.expertise
-    assert ctx.vocabulary.terms("벤치프레스 하고 5km 달리기") [0] == "bench press"
+    assert ctx.vocabulary.terms("벤치프레스 하고 5km 달리기")[0] == "bench press"
     assert set(ctx.log_schemas) == {"strength", "running"}
     assert ctx.units.canonical("키로") == "kg"
     assert len(ctx.response_rules) == len(selector.registry.get("strength").response_rules) + len(  # type: ignore[union-attr]

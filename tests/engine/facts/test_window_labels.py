@@ -97,9 +97,20 @@ def test_every_best_and_total_names_the_entries_found() -> None:
     got = by_key(compute_facts(MONTH, today=TODAY, domains=BUILTIN))
     # MONTH: 18 entries, of which a superseded one, a note and a plan do not count.
     where = "in the 15 entries found (2026-11-01 to 2026-11-20)"
-    for key in ("bench press.best_e1rm", "bench press.best_set", "bench press.best_volume", "pull-up.most_reps",
-                "pull-up.best_total_reps", "running.total_distance", "running.longest", "running.best_pace",
-                "swimming.best_pace.freestyle", "bench press.sessions", "bench press.last", "running.sessions"):
+    for key in (
+        "bench press.best_e1rm",
+        "bench press.best_set",
+        "bench press.best_volume",
+        "pull-up.most_reps",
+        "pull-up.best_total_reps",
+        "running.total_distance",
+        "running.longest",
+        "running.best_pace",
+        "swimming.best_pace.freestyle",
+        "bench press.sessions",
+        "bench press.last",
+        "running.sessions",
+    ):
         assert got[key].label.endswith(where), (key, got[key].label)
         assert got[key].found == 15, key
     assert got["deadlift.heaviest_set"].label == f"heaviest set of deadlift (lb converted to kg) {where}"

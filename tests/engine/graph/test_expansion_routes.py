@@ -51,7 +51,9 @@ async def test_a_gap_of_a_loaded_domain_does_not_expand_and_a_sufficient_answer_
 
 async def test_a_gap_of_a_domain_not_loaded_expands() -> None:
     routes = Routes()
-    assert await routes.after_analyze(analyzed("sufficient", outside("strength"), outside("running"))) == "expand_domain"
+    assert (
+        await routes.after_analyze(analyzed("sufficient", outside("strength"), outside("running"))) == "expand_domain"
+    )
     # A domain that is not there to load still goes to EXPAND_DOMAIN, which answers marked partial.
     assert await routes.after_analyze(analyzed("sufficient", outside("astrology"))) == "expand_domain"
     assert await routes.after_analyze(analyzed("sufficient", outside(None))) == "expand_domain"

@@ -74,7 +74,7 @@ async def test_fresh_turn_clears_every_per_turn_field_of_a_thread() -> None:
     assert all(before[k] != v for k, v in PER_TURN.items() if k != "outcomes")
     assert before["outcomes"] == used["outcomes"]
 
-    after = (await graph.ainvoke(fresh_turn(**NEW), config))
+    after = await graph.ainvoke(fresh_turn(**NEW), config)
     assert {k: after[k] for k in HEADER} == NEW
     assert {k: after[k] for k in PER_TURN} == {**PER_TURN, "outcomes": []}
     assert after["history"] == history

@@ -25,8 +25,15 @@ def test_a_missing_field_reads_as_its_default() -> None:
 
 def test_models_come_back_typed() -> None:
     plan = PlannerOutput(reasoning="r", next_action="synthesize")
-    t = TurnView(State(plan=dump(plan), retrieval=dump(RetrievalResult(entry_ids=["e1"])), domains=["strength"],
-                       domain_expansion_history=["strength", "nutrition"], evaluation={"verdict": "pass"}))
+    t = TurnView(
+        State(
+            plan=dump(plan),
+            retrieval=dump(RetrievalResult(entry_ids=["e1"])),
+            domains=["strength"],
+            domain_expansion_history=["strength", "nutrition"],
+            evaluation={"verdict": "pass"},
+        )
+    )
     assert t.plan == plan and t.retrieved and t.retrieval.entry_ids == ["e1"]
     assert t.loaded_domains == ["strength", "nutrition"] and t.verdict == "pass"
 

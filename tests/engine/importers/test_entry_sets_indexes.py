@@ -66,7 +66,10 @@ async def test_every_entry_sets_index_is_used_and_nothing_scans_the_table(tmp_pa
     queries = await _history_queries(path)
     assert len(queries) >= 5
     conn = sqlite3.connect(path)
-    indexes = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entry_sets'")}
+    indexes = {
+        name
+        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entry_sets'")
+    }
     used: defaultdict[str, list[str]] = defaultdict(list)
     for sql in [*queries, *TRIGGER_STATEMENTS]:
         args = (1,) if "?" in sql else ()

@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 
 from engine.domains.registry import DomainRegistry
-from engine.importers import parse_export, store_imported
+from engine.importers import overlap, parse_export, store_imported
 from engine.importers.common import decode
-from engine.importers import overlap
 from engine.importers.overlap import has_lifts, same_workout
 from engine.importers.strong import ExerciseNamer
 from engine.store.db import Database

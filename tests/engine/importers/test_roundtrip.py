@@ -75,7 +75,9 @@ def expected_strong() -> dict[tuple[str, str], list[Row]]:
         weight = num(r["체중"])
         kind = letters.get(r["세트 순서"], "failure" if weight and r["렙"] == "0" else "normal")
         day = datetime.strptime(r["날짜"], "%Y-%m-%d %I:%M:%S %p" if "M" in r["날짜"] else "%Y-%m-%d %H:%M:%S")
-        sets[(day.date().isoformat(), r["운동 이름"])].append((r["운동 이름"], r["세트 순서"], kind, weight, reps(r["렙"], weight)))
+        sets[(day.date().isoformat(), r["운동 이름"])].append(
+            (r["운동 이름"], r["세트 순서"], kind, weight, reps(r["렙"], weight))
+        )
     return sets
 
 
@@ -151,7 +153,12 @@ async def test_the_strong_file_keeps_what_was_lost_before(db: Database, namer: E
                      ("3", "failure", "150", "0"), ("4", "failure", "150", "0"), ("5", "normal", "130", "5"),
                      ("6", "normal", "130", "5")]  # fmt: skip
     first = rows[0]
-    assert (first["date"], first["time"], first["workout"], first["duration"]) == ("2024-03-05", "18:30:00", "하체", "1h 12m")
+    assert (first["date"], first["time"], first["workout"], first["duration"]) == (
+        "2024-03-05",
+        "18:30:00",
+        "하체",
+        "1h 12m",
+    )
     # Before: the export wrote canonical names only, and equipment variants shared one name.
     names = {r["exercise"]: r["canonical"] for r in rows}
     assert names["Squat (Barbell)"] == names["스쿼트 (바벨)"] == "squat"
@@ -176,7 +183,9 @@ async def test_failed_attempts_are_never_records(db: Database, namer: ExerciseNa
 
 
 async def test_strong_format_export_reads_back_as_the_same_workouts(db: Database, namer: ExerciseNamer) -> None:
-    await store_imported(db, USER, parse_export("strong", decode(STRONG.read_bytes()), user_key=USER, namer=namer).entries)
+    await store_imported(
+        db, USER, parse_export("strong", decode(STRONG.read_bytes()), user_key=USER, namer=namer).entries
+    )
     entries = await all_entries(EntryStore(db), USER)
     strong_text = to_strong(entries)
     assert detect(strong_text) == "strong"
@@ -194,12 +203,23 @@ async def test_hevy_and_fitnotes_keep_units_kinds_and_cardio(namer: ExerciseName
     assert push.data["import"]["duration"] == "1h 12m" and pull.data["import"]["started_at"] == "2024-03-07T07:30:00"
     bench = push.data["exercises"][0]
     assert bench["weight_unit"] == "lb" and [d.get("kind", "normal") for d in bench["set_details"]] == [
-        "warmup", "warmup", "normal", "normal", "failure", "drop"
+        "warmup",
+        "warmup",
+        "normal",
+        "normal",
+        "failure",
+        "drop",
     ]
     dip = [e for e in push.data["exercises"] if e["source_name"] == "Dip"]
     assert len(dip) == 1 and [d["weight"] for d in dip[0]["set_details"]] == [None, 25.0]  # bodyweight, then loaded
     (run,) = pull.data["cardio"]
-    assert run["set_details"][0] == {"set_num": 1, "distance_km": 2.414, "seconds": 720.0, "distance": 1.5, "distance_unit": "mi"}
+    assert run["set_details"][0] == {
+        "set_num": 1,
+        "distance_km": 2.414,
+        "seconds": 720.0,
+        "distance": 1.5,
+        "distance_unit": "mi",
+    }
     fitnotes = parse_export("fitnotes", decode(FITNOTES.read_bytes()), user_key=USER, namer=namer)
     assert [e.domain for e in fitnotes.entries] == ["strength", "strength", "running"]
     day2 = fitnotes.entries[1]
@@ -229,7 +249,10 @@ def test_cli_imports_by_detection_and_exports_strong(tmp_path: Path) -> None:
     assert again.returncode == 0 and "3 workouts imported" in again.stdout
     assert "0 workouts imported" in bot("import", "fitnotes", str(FITNOTES), "--user", USER).stdout
     wrong = bot("import", "hevy", str(STRONG), "--user", USER)
-    assert wrong.returncode == 2 and "missing required column(s): title, start_time, exercise_title, set_index" in wrong.stderr
+    assert (
+        wrong.returncode == 2
+        and "missing required column(s): title, start_time, exercise_title, set_index" in wrong.stderr
+    )
     unknown = tmp_path / "x.csv"
     unknown.write_text("a,b\n1,2\n", encoding="utf-8")
     assert "not an export of Strong, Hevy or FitNotes" in bot("import", str(unknown), "--user", USER).stderr

@@ -175,7 +175,9 @@ async def test_a_batch_that_cannot_replace_stores_nothing(db: Database, namer: E
 
 def test_the_encoding_is_chosen_over_the_whole_file(tmp_path: Path, namer: ExerciseNamer) -> None:
     """Korean Excel writes CP949; an English header and plain rows may fill the first part."""
-    plain = "".join(f"2024-01-{1 + n // 400:02d} 18:00:00,A,Squat (Barbell),{n % 400 + 1},100,5,\n" for n in range(2400))
+    plain = "".join(
+        f"2024-01-{1 + n // 400:02d} 18:00:00,A,Squat (Barbell),{n % 400 + 1},100,5,\n" for n in range(2400)
+    )
     text = HEADER + plain + "2024-01-20 18:00:00,B,스쿼트 (바벨),1,100,5,무릎 괜찮음\n"
     assert len(HEADER + plain) > PREFIX_BYTES
     path = write(tmp_path / "cp949.csv", text, "cp949")

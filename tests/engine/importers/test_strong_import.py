@@ -19,12 +19,12 @@ from bot.progress import Progress
 from engine.agents.schemas import ParserOutput
 from engine.domains.registry import DomainRegistry
 from engine.entries.export import CSV_COLUMNS, all_entries, to_csv, to_json
+from engine.entries.model import Entry, NewEntry
+from engine.entries.summaries import summarize
 from engine.importers import store_imported
 from engine.importers.strong import ExerciseNamer, MissingColumnsError, StrongImport, decode, parse_strong_csv
 from engine.store.db import Database
-from engine.entries.model import Entry, NewEntry
 from engine.store.entries import EntryStore
-from engine.entries.summaries import summarize
 from tests.fakes.ollama_server import FakeOllama
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -206,7 +206,9 @@ def test_semicolons_decimal_commas_units_and_odd_rows(namer: ExerciseNamer) -> N
     assert bench["set_details"][1]["rpe"] == 9.5
     assert home.data["import"]["started_at"] == "2024-03-02T08:05:00"
     # A timed hold stays a strength exercise, with its time per set.
-    assert plank["name"] == "plank" and plank["set_details"] == [{"set_num": 1, "weight": None, "reps": None, "seconds": 45.0}]
+    assert plank["name"] == "plank" and plank["set_details"] == [
+        {"set_num": 1, "weight": None, "reps": None, "seconds": 45.0}
+    ]
     assert home.data["notes"] == "Bench Press (Barbell): first line second line"
     # Cardio that is not running goes to general fitness.
     assert ride.domain == "general_fitness" and ride.data["metrics"] == [

@@ -18,8 +18,9 @@ NOTES = {"strength/notes.md": f"# My Notes\n\n{_words('my own squat cues')}\n"}
 
 
 def ollama_config(data_dir: Path, fake: FakeOllama, model: str = "bge-m3") -> KnowledgeConfig:
-    return KnowledgeConfig(data_dir=data_dir, embedding_backend="ollama", embedding_model=model,
-                           ollama_host=fake.url, ollama_timeout_s=5)
+    return KnowledgeConfig(
+        data_dir=data_dir, embedding_backend="ollama", embedding_model=model, ollama_host=fake.url, ollama_timeout_s=5
+    )
 
 
 def test_the_ollama_backend_embeds_through_api_embed(tmp_path: Path, fake: FakeOllama) -> None:
@@ -102,4 +103,3 @@ def test_built_in_sources_are_repository_paths(builtin_kb: KnowledgeBase) -> Non
     assert chunk.source == "engine/domains/knowledge/strength/deload.md"
     assert chunk.citation().ref == f"article:{chunk.chunk_id}" and chunk.citation().title == "Deload"
     assert any("https://" in r for r in chunk.references)
-

@@ -34,7 +34,8 @@ def chroma_server(tmp_path: Path) -> Iterator[int]:
     port = _free_port()
     server = subprocess.Popen(
         [CHROMA, "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 30

@@ -29,7 +29,9 @@ def test_sections_follow_headings_with_their_path() -> None:
 
 
 def test_front_matter_title_and_url() -> None:
-    article = parse_article("---\ntitle: Sleep\nurl: https://example.org/sleep\n---\n" + _words("sleep"), fallback_title="x")
+    article = parse_article(
+        "---\ntitle: Sleep\nurl: https://example.org/sleep\n---\n" + _words("sleep"), fallback_title="x"
+    )
     assert (article.title, article.url) == ("Sleep", "https://example.org/sleep")
 
 
@@ -71,8 +73,20 @@ def test_article_keys_ignore_case_spacing_and_punctuation() -> None:
     assert article_key("디로드 주간") == "디로드-주간"
 
 
-NASTY = ['"unbalanced', "(bench AND", "NOT * OR", "🏋️‍♂️💪", "NEAR(a b)", "col:val", "'; DROP TABLE chunks; --", "",
-         "a\"b\"c", "^start", "x -y +z", "벤치프레스 AND 스쿼트"]
+NASTY = [
+    '"unbalanced',
+    "(bench AND",
+    "NOT * OR",
+    "🏋️‍♂️💪",
+    "NEAR(a b)",
+    "col:val",
+    "'; DROP TABLE chunks; --",
+    "",
+    'a"b"c',
+    "^start",
+    "x -y +z",
+    "벤치프레스 AND 스쿼트",
+]
 
 
 @pytest.mark.parametrize("text", NASTY)

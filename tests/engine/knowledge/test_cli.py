@@ -23,15 +23,20 @@ def parse(*argv: str) -> argparse.Namespace:
 def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fake: FakeOllama) -> Path:
     fake.models.add("bge-m3")
     monkeypatch.chdir(tmp_path)  # no .env here
-    for key, value in {"DATA_DIR": str(tmp_path / "data"), "EMBEDDING_BACKEND": "ollama",
-                       "EMBEDDING_MODEL": "bge-m3", "OLLAMA_HOST": fake.url}.items():
+    for key, value in {
+        "DATA_DIR": str(tmp_path / "data"),
+        "EMBEDDING_BACKEND": "ollama",
+        "EMBEDDING_MODEL": "bge-m3",
+        "OLLAMA_HOST": fake.url,
+    }.items():
         monkeypatch.setenv(key, value)
     return tmp_path
 
 
 def test_ingest_reports_what_it_did_and_the_files_it_skipped(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = write_articles(env / "kb", {"strength/a.md": f"# A\n\n{_words('squats')}\n",
-                                       "strength/b.md": f"# B\n\n{_words('benching')}\n"})
+    root = write_articles(
+        env / "kb", {"strength/a.md": f"# A\n\n{_words('squats')}\n", "strength/b.md": f"# B\n\n{_words('benching')}\n"}
+    )
     (root / "strength" / "bad.md").write_bytes(b"\xff\xfe\x00bad")
     assert run(parse("ingest", str(root))) == 0
     out = capsys.readouterr().out
@@ -52,7 +57,9 @@ def test_ingest_refuses_a_missing_path_and_an_unknown_domain(env: Path, capsys: 
     assert "nowhere" in err and "unknown domain 'chess'" in err
 
 
-def test_retrieve_shows_found_and_added_chunks_and_the_statistics(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_retrieve_shows_found_and_added_chunks_and_the_statistics(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert run(parse("retrieve", "what is a deload week", "--domain", "strength", "--top-k", "2")) == 0
     out = capsys.readouterr().out
     found, _, added = out.partition("added by link expansion:")
@@ -68,8 +75,15 @@ def test_retrieve_shows_found_and_added_chunks_and_the_statistics(env: Path, cap
     assert "added by link expansion" not in out and "expansion: depth 0; 5 chunks" in out
 
 
-@pytest.mark.parametrize(("key", "value"), [("CONTEXT_EXPANSION_DEPTH", "3"), ("EMBEDDING_BACKEND", "torch"),
-                                            ("CHROMA_PORT", "0"), ("CONTEXT_EXPANSION_MAX_CHUNKS", "zero")])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("CONTEXT_EXPANSION_DEPTH", "3"),
+        ("EMBEDDING_BACKEND", "torch"),
+        ("CHROMA_PORT", "0"),
+        ("CONTEXT_EXPANSION_MAX_CHUNKS", "zero"),
+    ],
+)
 def test_bad_knowledge_settings_exit_2_naming_the_key(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: str
 ) -> None:
@@ -82,9 +96,15 @@ def test_bad_knowledge_settings_exit_2_naming_the_key(
 
 def test_knowledge_settings_reach_the_knowledge_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)
-    for key, value in {"DATA_DIR": str(tmp_path), "CHROMA_HOST": "chroma.internal", "CHROMA_PORT": "9000",
-                       "CONTEXT_EXPANSION_DEPTH": "2", "CONTEXT_EXPANSION_ENABLED": "false",
-                       "CONTEXT_EXPANSION_MAX_CHUNKS": "12", "KNOWLEDGE_TOP_K": "7"}.items():
+    for key, value in {
+        "DATA_DIR": str(tmp_path),
+        "CHROMA_HOST": "chroma.internal",
+        "CHROMA_PORT": "9000",
+        "CONTEXT_EXPANSION_DEPTH": "2",
+        "CONTEXT_EXPANSION_ENABLED": "false",
+        "CONTEXT_EXPANSION_MAX_CHUNKS": "12",
+        "KNOWLEDGE_TOP_K": "7",
+    }.items():
         monkeypatch.setenv(key, value)
     config = load_settings().knowledge_config()
     assert (config.chroma_host, config.chroma_port, config.top_k) == ("chroma.internal", 9000, 7)

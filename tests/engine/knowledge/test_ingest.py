@@ -103,8 +103,11 @@ def test_unreadable_files_are_reported_by_path_and_skipped(tmp_path: Path, embed
 
     report = kb.ingest(root, known_domains=["strength", "nutrition", "running"])
     skipped = dict(report.skipped)
-    assert set(skipped) == {str(root / "strength" / "latin1.md"), str(root / "strength" / "folder.md"),
-                            str(root / "mystery" / "note.md")}
+    assert set(skipped) == {
+        str(root / "strength" / "latin1.md"),
+        str(root / "strength" / "folder.md"),
+        str(root / "mystery" / "note.md"),
+    }
     assert "UTF-8" in skipped[str(root / "strength" / "latin1.md")]
     assert "--domain" in skipped[str(root / "mystery" / "note.md")]
     assert report.added == 3
@@ -120,9 +123,14 @@ def test_domain_option_overrides_the_folder(tmp_path: Path, embedder: BuiltinEmb
 
 
 def test_hidden_folders_are_not_articles(tmp_path: Path, embedder: BuiltinEmbedder) -> None:
-    root = write_articles(tmp_path / "kb", {"strength/a.md": f"# A\n\n{_words('squats')}\n",
-                                            "strength/.obsidian/cache.md": "# Cache\n\nnot an article",
-                                            ".git/notes.md": "# Git\n\nnot an article"})
+    root = write_articles(
+        tmp_path / "kb",
+        {
+            "strength/a.md": f"# A\n\n{_words('squats')}\n",
+            "strength/.obsidian/cache.md": "# Cache\n\nnot an article",
+            ".git/notes.md": "# Git\n\nnot an article",
+        },
+    )
     kb = open_kb(tmp_path / "data", embedder)
     report = kb.ingest(root)
     assert (report.files, report.skipped) == (1, [])

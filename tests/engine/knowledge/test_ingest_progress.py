@@ -25,8 +25,12 @@ from tests.fakes.ollama_server import FakeOllama
 def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fake: FakeOllama) -> Path:
     fake.models.add("bge-m3")
     monkeypatch.chdir(tmp_path)  # no .env here
-    for key, value in {"DATA_DIR": str(tmp_path / "data"), "EMBEDDING_BACKEND": "ollama",
-                       "EMBEDDING_MODEL": "bge-m3", "OLLAMA_HOST": fake.url}.items():
+    for key, value in {
+        "DATA_DIR": str(tmp_path / "data"),
+        "EMBEDDING_BACKEND": "ollama",
+        "EMBEDDING_MODEL": "bge-m3",
+        "OLLAMA_HOST": fake.url,
+    }.items():
         monkeypatch.setenv(key, value)
     return tmp_path
 
@@ -60,8 +64,13 @@ async def test_the_start_up_ingest_logs_how_far_it_is(
     structlog.reset_defaults()  # `run` above configured WARNING-level logs for its process; a bot logs INFO
     fake.models.add("bge-m3")
     fake.delay_s = 0.02
-    config = KnowledgeConfig(data_dir=tmp_path, embedding_backend="ollama", embedding_model="bge-m3",
-                             ollama_host=fake.url, ollama_timeout_s=5)
+    config = KnowledgeConfig(
+        data_dir=tmp_path,
+        embedding_backend="ollama",
+        embedding_model="bge-m3",
+        ollama_host=fake.url,
+        ollama_timeout_s=5,
+    )
     with capture_logs() as logs:
         library = await Library.open(config, DomainRegistry.load())
         library.start_ingest()

@@ -42,7 +42,9 @@ def test_big_collections_leave_out_words_that_are_everywhere(tmp_path: Path) -> 
     index.close()
 
 
-def test_pruning_keeps_vocabulary_terms_first_within_the_budget(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pruning_keeps_vocabulary_terms_first_within_the_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(lexical, "MAX_POSTINGS", 300)  # room for one of the two words below
     index = LexicalIndex(tmp_path / "k.db")
     texts = [f"note {i}" for i in range(PRUNE_FROM + 1000)]

@@ -26,8 +26,13 @@ def fake() -> Iterator[FakeOllama]:
 
 
 def config(data_dir: Path, fake: FakeOllama) -> KnowledgeConfig:
-    return KnowledgeConfig(data_dir=data_dir, embedding_backend="ollama", embedding_model="bge-m3",
-                           ollama_host=fake.url, ollama_timeout_s=5)
+    return KnowledgeConfig(
+        data_dir=data_dir,
+        embedding_backend="ollama",
+        embedding_model="bge-m3",
+        ollama_host=fake.url,
+        ollama_timeout_s=5,
+    )
 
 
 async def test_a_question_naming_several_topics_gets_each_ones_article(tmp_path: Path, fake: FakeOllama) -> None:

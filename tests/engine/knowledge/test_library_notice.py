@@ -25,16 +25,26 @@ HOLD = (
 
 
 def config(data_dir: Path, fake: FakeOllama) -> KnowledgeConfig:
-    return KnowledgeConfig(data_dir=data_dir, embedding_backend="ollama", embedding_model="bge-m3",
-                           ollama_host=fake.url, ollama_timeout_s=2)
+    return KnowledgeConfig(
+        data_dir=data_dir,
+        embedding_backend="ollama",
+        embedding_model="bge-m3",
+        ollama_host=fake.url,
+        ollama_timeout_s=2,
+    )
 
 
 @pytest.fixture
 def held_elsewhere(tmp_path: Path) -> Iterator[Path]:
     """Another process holding the knowledge base's folder, as ``python -m bot ingest`` does while it runs."""
     data = tmp_path / "data"
-    other = subprocess.Popen([sys.executable, "-c", HOLD, str(data / "chroma")], cwd=ROOT, text=True,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    other = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(data / "chroma")],
+        cwd=ROOT,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     try:
         assert other.stdout is not None and other.stdout.readline().strip() == "held"
         yield data
@@ -43,7 +53,9 @@ def held_elsewhere(tmp_path: Path) -> Iterator[Path]:
         other.wait()
 
 
-async def test_a_knowledge_base_held_by_an_ingest_elsewhere_is_told_once(held_elsewhere: Path, fake: FakeOllama) -> None:
+async def test_a_knowledge_base_held_by_an_ingest_elsewhere_is_told_once(
+    held_elsewhere: Path, fake: FakeOllama
+) -> None:
     fake.models.add("bge-m3")
     library = await Library.open(config(held_elsewhere, fake), DomainRegistry.load())
     assert not library.available and library.start_ingest() is None

@@ -18,16 +18,31 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def config(data: Path, fake: FakeOllama) -> KnowledgeConfig:
-    return KnowledgeConfig(data_dir=data, embedding_backend="ollama", embedding_model="bge-m3", ollama_host=fake.url,
-                           ollama_timeout_s=5)
+    return KnowledgeConfig(
+        data_dir=data, embedding_backend="ollama", embedding_model="bge-m3", ollama_host=fake.url, ollama_timeout_s=5
+    )
 
 
-def ingest_in_another_process(tmp_path: Path, data: Path, fake: FakeOllama, articles: Path) -> subprocess.CompletedProcess[str]:
+def ingest_in_another_process(
+    tmp_path: Path, data: Path, fake: FakeOllama, articles: Path
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OLLAMA_", "EMBEDDING_", "CHROMA_"))}
-    env.update(DATA_DIR=str(data), EMBEDDING_BACKEND="ollama", EMBEDDING_MODEL="bge-m3", OLLAMA_HOST=fake.url,
-               PYTHONPATH=str(ROOT), HOME=str(tmp_path))
-    return subprocess.run([sys.executable, "-m", "bot", "ingest", str(articles)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+    env.update(
+        DATA_DIR=str(data),
+        EMBEDDING_BACKEND="ollama",
+        EMBEDDING_MODEL="bge-m3",
+        OLLAMA_HOST=fake.url,
+        PYTHONPATH=str(ROOT),
+        HOME=str(tmp_path),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "ingest", str(articles)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_a_second_process_is_refused_while_the_first_holds_the_folder(tmp_path: Path, fake: FakeOllama) -> None:

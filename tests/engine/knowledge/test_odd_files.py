@@ -25,11 +25,23 @@ ROOT = Path(__file__).resolve().parents[3]
 
 def ingest_in_a_process(tmp_path: Path, fake: FakeOllama, path: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OLLAMA_", "EMBEDDING_", "CHROMA_"))}
-    env.update(DATA_DIR=str(tmp_path / "data"), EMBEDDING_BACKEND="ollama", EMBEDDING_MODEL="bge-m3",
-               OLLAMA_HOST=fake.url, PYTHONPATH=str(ROOT), HOME=str(tmp_path))
+    env.update(
+        DATA_DIR=str(tmp_path / "data"),
+        EMBEDDING_BACKEND="ollama",
+        EMBEDDING_MODEL="bge-m3",
+        OLLAMA_HOST=fake.url,
+        PYTHONPATH=str(ROOT),
+        HOME=str(tmp_path),
+    )
     # The timeout is the test: before, the pipe's open() never returned.
-    return subprocess.run([sys.executable, "-m", "bot", "ingest", str(path)], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "ingest", str(path)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_pipes_sockets_devices_and_broken_links_are_skipped_unopened(tmp_path: Path, fake: FakeOllama) -> None:
@@ -61,8 +73,12 @@ def test_pipes_sockets_devices_and_broken_links_are_skipped_unopened(tmp_path: P
 def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fake: FakeOllama) -> Path:
     fake.models.add("bge-m3")
     monkeypatch.chdir(tmp_path)  # no .env here
-    for key, value in {"DATA_DIR": str(tmp_path / "data"), "EMBEDDING_BACKEND": "ollama",
-                       "EMBEDDING_MODEL": "bge-m3", "OLLAMA_HOST": fake.url}.items():
+    for key, value in {
+        "DATA_DIR": str(tmp_path / "data"),
+        "EMBEDDING_BACKEND": "ollama",
+        "EMBEDDING_MODEL": "bge-m3",
+        "OLLAMA_HOST": fake.url,
+    }.items():
         monkeypatch.setenv(key, value)
     return tmp_path
 

@@ -60,7 +60,12 @@ def test_no_network_and_no_home_cache(tmp_path: Path) -> None:
     env.update(HOME=str(home), PYTHONPATH=str(ROOT))
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT, str(tmp_path / "work")],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])

@@ -233,9 +233,7 @@ def test_new_year_rollover() -> None:
 
 
 def test_huge_offset_is_invalid_not_a_crash() -> None:
-    assert resolve_date("999999 days ago", SUNDAY) == DateMention(
-        on=None, phrase="999999 days ago", status="invalid"
-    )
+    assert resolve_date("999999 days ago", SUNDAY) == DateMention(on=None, phrase="999999 days ago", status="invalid")
 
 
 @pytest.mark.parametrize(

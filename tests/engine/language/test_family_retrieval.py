@@ -42,9 +42,11 @@ async def store(tmp_path: Path) -> AsyncIterator[EntryStore]:
     entries = EntryStore(db)
     for days_ago, text, name, weight in NOTES:
         reps, sets = (int(x) for x in text.split()[-1].split("x"))
-        data: dict[str, Any] = {"activity_type": "strength", "domain": "strength", "exercises": [
-            lift(name, "kg", [(weight, reps)] * sets)
-        ]}
+        data: dict[str, Any] = {
+            "activity_type": "strength",
+            "domain": "strength",
+            "exercises": [lift(name, "kg", [(weight, reps)] * sets)],
+        }
         new = NewEntry(
             occurred_on=TODAY - timedelta(days=days_ago),
             domain="strength",
@@ -64,14 +66,21 @@ async def answer(store: EntryStore, question: str) -> tuple[QuestionShape, list[
     """What the query flow does: read, plan in code, retrieve, compute facts for the wanted terms."""
     shape = read_question(question, CTX, TODAY)
     instructions = normalize_instructions([], shape, CTX, lists=shows_list(question))
-    _, entries = await Retriever(store).run(USER, instructions, TODAY, shape.wanted, canonical=CTX.vocabulary.canonicals)
+    _, entries = await Retriever(store).run(
+        USER, instructions, TODAY, shape.wanted, canonical=CTX.vocabulary.canonicals
+    )
     facts = compute_facts(entries, exercises=shape.wanted, today=TODAY, domains=BUILTIN)
     return shape, entries, {f.key.split(".")[0] for f in facts if "." in f.key}
 
 
 @pytest.mark.parametrize(
     "question",
-    ["show me all my press variations", "프레스 종류 기록 보여줘", "how are my presses going?", "overhead press variations PR"],
+    [
+        "show me all my press variations",
+        "프레스 종류 기록 보여줘",
+        "how are my presses going?",
+        "overhead press variations PR",
+    ],
 )
 async def test_a_family_word_finds_every_variation(store: EntryStore, question: str) -> None:
     shape, entries, fact_subjects = await answer(store, question)
@@ -85,7 +94,9 @@ async def test_a_family_word_finds_every_variation(store: EntryStore, question: 
     assert "bench press" not in fact_subjects
 
 
-@pytest.mark.parametrize("question", ["show me my overhead press sessions", "오버헤드프레스 기록 보여줘", "how is my OHP going?"])
+@pytest.mark.parametrize(
+    "question", ["show me my overhead press sessions", "오버헤드프레스 기록 보여줘", "how is my OHP going?"]
+)
 async def test_a_lift_name_finds_that_lift_only(store: EntryStore, question: str) -> None:
     # The lifter who writes "overhead press" means that lift: not the push presses and seated presses too.
     shape, entries, fact_subjects = await answer(store, question)

@@ -100,9 +100,14 @@ def test_with_a_model_notes_are_read_into_sets(
     unsure = scripts.plain(scripts.strength("seated overhead press", None, 10, 3)) | {"status": "needs_clarification"}
     fake.script(
         "ParserOutput",
-        scripts.plain(scripts.strength("seated overhead press", 40, 10, 3)) | unsure,  # 20240203.txt: unsure, stays a note
+        scripts.plain(scripts.strength("seated overhead press", 40, 10, 3))
+        | unsure,  # 20240203.txt: unsure, stays a note
         scripts.strength("push press", 60, 3, 5),  # 2024-02-01
-        {**scripts.plain(scripts.strength("x", None, 1, 1)), "exercises": [], "status": "parsed"},  # a rest day: nothing to read
+        {
+            **scripts.plain(scripts.strength("x", None, 1, 1)),
+            "exercises": [],
+            "status": "parsed",
+        },  # a rest day: nothing to read
     )
     assert run_notes_import(load_settings(), folder, user=USER) == 0
     out = capsys.readouterr().out.splitlines()
@@ -143,18 +148,25 @@ def test_code_reads_what_it_is_sure_of_and_never_a_set_the_note_does_not_pin_dow
     folder.mkdir()
     (folder / "2019-02-01.md").write_text("스쿼트 100키로 5x5\n오버헤드프레스 40키로 5x5\n", encoding="utf-8")
     (folder / "2019-02-03.md").write_text("105키로 1개 들어봄! 75까지 드랍해서 6세트\n", encoding="utf-8")
-    (folder / "2019-02-05.md").write_text("벤치 60키로 10회 5세트\n오늘 컨디션 별로. 스트레칭 좀 함\n", encoding="utf-8")
+    (folder / "2019-02-05.md").write_text(
+        "벤치 60키로 10회 5세트\n오늘 컨디션 별로. 스트레칭 좀 함\n", encoding="utf-8"
+    )
     (folder / "2019-02-07.md").write_text("5km 28분 달림\n", encoding="utf-8")
     assert run_notes_import(load_settings(), folder, user=USER) == 0
     assert "2 read into sets by code, no model needed" in capsys.readouterr().out
     rows = {r[0]: r for r in stored(env / "data")}
-    assert rows["2019-02-01"][1:3] == ("parsed", "squat 100 kg × 5 reps × 5 sets; overhead press 40 kg × 5 reps × 5 sets")
+    assert rows["2019-02-01"][1:3] == (
+        "parsed",
+        "squat 100 kg × 5 reps × 5 sets; overhead press 40 kg × 5 reps × 5 sets",
+    )
     assert rows["2019-02-07"][1:3] == ("parsed", "running: distance 5 km, duration 28:00")
     assert rows["2019-02-03"][1] == "note"  # a lossy summary: no set is made up from it
     # Code's sure part of a note it could not read whole is kept, and the model reads the rest later.
     assert rows["2019-02-05"][1:3] == ("parsed", "bench press 60 kg × 10 reps × 5 sets")
     monkeypatch.setenv("OLLAMA_HOST", fake.url)
-    liar = scripts.plain(scripts.strength("bench press", 80, 3, 1))  # the model misreads the bench and adds the stretching
+    liar = scripts.plain(
+        scripts.strength("bench press", 80, 3, 1)
+    )  # the model misreads the bench and adds the stretching
     liar["exercises"].append({"name": "stretching", "sets": 1, "weight_unit": None, "set_details": [{"set_num": 1}]})
     fake.default("ParserOutput", liar)
     assert run_notes_import(load_settings(), folder, user=USER) == 0

@@ -19,7 +19,10 @@ from tests.helpers.reading import entries_of, expected_entries
 TODAY = date(2026, 11, 25)
 REGISTRY = DomainRegistry.load()
 EVERYTHING = DomainSelector(REGISTRY).build_active_context(REGISTRY.names)
-LINES = [json.loads(line) for line in (Path(__file__).parents[2] / "data" / "reading" / "logs.jsonl").read_text().splitlines()]
+LINES = [
+    json.loads(line)
+    for line in (Path(__file__).parents[2] / "data" / "reading" / "logs.jsonl").read_text().splitlines()
+]
 
 
 @pytest.mark.parametrize("case", LINES, ids=[c["text"][:40] for c in LINES])
@@ -38,9 +41,12 @@ def test_a_line_code_reads_is_read_as_labelled(case: dict[str, object]) -> None:
 def test_most_labelled_lines_are_read() -> None:
     # Not a target (bench/reading.py reports it): a floor that catches a reader that stopped reading.
     read = sum(
-        1 for c in LINES
-        if c["expect"] and (r := read_message(c["text"], REGISTRY, EVERYTHING, TODAY)).log is not None
-        and r.kind == "log" and r.log.complete
+        1
+        for c in LINES
+        if c["expect"]
+        and (r := read_message(c["text"], REGISTRY, EVERYTHING, TODAY)).log is not None
+        and r.kind == "log"
+        and r.log.complete
     )
     assert read >= 0.8 * sum(1 for c in LINES if c["expect"])
 
@@ -79,7 +85,9 @@ def test_a_question_reads_the_period_it_names(case: dict[str, Any]) -> None:
         ("푸쉬프레스 기록", None, "push press"),
     ],
 )
-def test_a_lift_name_is_that_lift_and_a_family_word_the_family(question: str, family: str | None, lift: str | None) -> None:
+def test_a_lift_name_is_that_lift_and_a_family_word_the_family(
+    question: str, family: str | None, lift: str | None
+) -> None:
     shape = read_question(question, EVERYTHING, TODAY)
     if family:
         assert list(shape.families) == [family] and len(shape.wanted) > 1

@@ -43,8 +43,14 @@ async def add_chat_entry(store: EntryStore) -> None:
     data = {"exercises": [{"name": "jefferson curl", "sets": 3, "weight_unit": "kg", "set_details": []}]}
     text = "Jefferson curl 20kg 3x8"
     new = NewEntry(
-        occurred_on=date(2024, 2, 7), domain="strength", activity_type="strength", summary=text, data=data,
-        raw_text=text, terms=CTX.vocabulary.terms(text), source_key="turn:1:0",
+        occurred_on=date(2024, 2, 7),
+        domain="strength",
+        activity_type="strength",
+        summary=text,
+        data=data,
+        raw_text=text,
+        terms=CTX.vocabulary.terms(text),
+        source_key="turn:1:0",
     )
     await store.add(USER, [new])
 
@@ -129,7 +135,9 @@ def test_cli_vocab_unknown(cli: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "contains bench press" in lines[2] and lines[3].startswith("  jefferson curl  (1 entry, 2024-02-07)")
     assert bot("vocab", "unknown", "--user", USER, "--json") == 0
     assert [u["name"] for u in json.loads(capsys.readouterr().out)] == [
-        "tire flip (other)", "bench press (kettlebell)", "jefferson curl"
+        "tire flip (other)",
+        "bench press (kettlebell)",
+        "jefferson curl",
     ]
 
 

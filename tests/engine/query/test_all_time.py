@@ -90,7 +90,9 @@ async def test_heaviest_bench_ever_in_korean(open_engine: OpenEngine, fake: Fake
     async with open_engine() as engine:
         await imported(engine)
         answer = await ask(engine, "역대 벤치프레스 최고 기록이 뭐야?")
-    assert answer.text.splitlines()[0] == "벤치프레스 최고 중량 (완료한 세트) (전체 기간): 100kg × 3회 (2025년 6월 12일)."
+    assert (
+        answer.text.splitlines()[0] == "벤치프레스 최고 중량 (완료한 세트) (전체 기간): 100kg × 3회 (2025년 6월 12일)."
+    )
     assert "Korean" in str(fake.calls("SynthesizerOutput")[0]["messages"][0]["content"])
     assert not re.search(r"[A-Za-z]{4,}", answer.text.replace("RM", "")), answer.text  # no English words
 
@@ -115,7 +117,9 @@ async def test_deadlift_variations_are_named_apart(open_engine: OpenEngine, fake
         ("작년에 몇 번 운동했어?", "운동한 날 (2025년): 17일."),
     ],
 )
-async def test_frequency_over_a_named_period(open_engine: OpenEngine, fake: FakeOllama, question: str, expected: str) -> None:
+async def test_frequency_over_a_named_period(
+    open_engine: OpenEngine, fake: FakeOllama, question: str, expected: str
+) -> None:
     lying_model(fake, "You trained 12 times in 7 days.")
     async with open_engine() as engine:
         await imported(engine)
@@ -127,10 +131,16 @@ async def test_frequency_over_a_named_period(open_engine: OpenEngine, fake: Fake
     ("question", "expected"),
     [
         # A count in a named month: the bench sessions of March 2021 (2021-03-02 and 2021-03-17).
-        ("How many times did I bench in March 2021?", ["Sessions of bench press, 2021-03-01 to 2021-03-31: 2 sessions."]),
+        (
+            "How many times did I bench in March 2021?",
+            ["Sessions of bench press, 2021-03-01 to 2021-03-31: 2 sessions."],
+        ),
         ("2021년 3월에 벤치 몇 번 했어?", ["벤치프레스 세션 수 (2021년 3월): 2회."]),
         # A volume in a named month: two squat days of 60×10 + 3 × 80×5 (warm-ups count, as in every volume here).
-        ("What was my squat volume in March 2021?", ["Volume (weight × reps) of squat, 2021-03-01 to 2021-03-31: 3600 kg."]),
+        (
+            "What was my squat volume in March 2021?",
+            ["Volume (weight × reps) of squat, 2021-03-01 to 2021-03-31: 3600 kg."],
+        ),
         ("2021년 3월 스쿼트 볼륨은?", ["스쿼트 볼륨 (2021년 3월): 3600kg."]),
         # Two named weeks: 82.5 kg × 5 on 2021-04-11 against 80 kg × 5 on 2021-03-22; the direction is code's.
         (
@@ -200,9 +210,13 @@ async def test_a_right_answer_in_claims_reads_in_korean(open_engine: OpenEngine,
 
 def unusable(fake: FakeOllama) -> None:
     """A model whose every claim fails the check, every time it is asked."""
-    fake.default(scripts.claims(
-        scripts.claim("count", "F999", note="125 kg"), scripts.claim("summary", "F1"), remark="12 times in 7 days",
-    ))
+    fake.default(
+        scripts.claims(
+            scripts.claim("count", "F999", note="125 kg"),
+            scripts.claim("summary", "F1"),
+            remark="12 times in 7 days",
+        )
+    )
 
 
 async def test_how_often_is_answered_with_the_count_when_the_model_gives_nothing_usable(

@@ -67,8 +67,10 @@ async def test_an_injected_exercise_name_is_fenced_in_every_prompt_and_changes_n
     fake.reset()
     script(fake, HONEST)
     injected = await ask_about_training(open_engine, fake, INJECTION)
-    assert injected.text == benign.text == (
-        "Heaviest set of bench press in the 1 entry found (2026-11-21): 85 kg × 5 (2026-11-21)."
+    assert (
+        injected.text
+        == benign.text
+        == ("Heaviest set of bench press in the 1 entry found (2026-11-21): 85 kg × 5 (2026-11-21).")
     )
     assert [c.on for c in injected.citations] == [c.on for c in benign.citations]
     seen = 0

@@ -12,12 +12,32 @@ from engine.query.number_reading import numerals, stated_values
 from engine.query.references import build_table, used
 from engine.query.render import language_of, render_text
 
-BEST = Fact(key="bench press.all_time.best_e1rm", label="best estimated 1RM of bench press, all time", value=72.5,
-            unit="kg", display="72.5 kg (60 kg × 5)", on=date(2026, 11, 20), entry_ids=["e1"])
-UP = Fact(key="bench press.vs_previous.heaviest", label="change in heaviest set of bench press", value=2.5,
-          unit="kg", display="+2.5 kg", change=True, entry_ids=["e1", "e2"])
-SETS = Fact(key="bench press.last", label="last bench press session", value=5, unit="sets",
-            display="55 kg × 10 reps × 5 sets", on=date(2026, 11, 20))
+BEST = Fact(
+    key="bench press.all_time.best_e1rm",
+    label="best estimated 1RM of bench press, all time",
+    value=72.5,
+    unit="kg",
+    display="72.5 kg (60 kg × 5)",
+    on=date(2026, 11, 20),
+    entry_ids=["e1"],
+)
+UP = Fact(
+    key="bench press.vs_previous.heaviest",
+    label="change in heaviest set of bench press",
+    value=2.5,
+    unit="kg",
+    display="+2.5 kg",
+    change=True,
+    entry_ids=["e1", "e2"],
+)
+SETS = Fact(
+    key="bench press.last",
+    label="last bench press session",
+    value=5,
+    unit="sets",
+    display="55 kg × 10 reps × 5 sets",
+    on=date(2026, 11, 20),
+)
 TABLE = build_table([BEST, UP, SETS], stated=["7 days"], days=[("last Monday", date(2026, 11, 16), date(2026, 11, 16))])
 
 
@@ -73,8 +93,7 @@ def test_a_change_without_a_direction_word_keeps_its_sign() -> None:
 def test_render_korean_units_dates_and_names() -> None:
     text = render_text("{D1}에 {F3}를 했고, 최고 추정 1RM은 {F1}예요.", TABLE, "ko", {"bench press": "벤치프레스"})
     assert text == (
-        "2026년 11월 16일에 55kg × 10회 × 5세트 (2026년 11월 20일)를 했고, "
-        "최고 추정 1RM은 72.5kg (60kg × 5회)예요."
+        "2026년 11월 16일에 55kg × 10회 × 5세트 (2026년 11월 20일)를 했고, 최고 추정 1RM은 72.5kg (60kg × 5회)예요."
     )
 
 
@@ -87,15 +106,28 @@ def test_language_of_the_question() -> None:
 def test_question_values_keep_their_units() -> None:
     got = [(v.text, v.number, v.unit) for v in stated_values("in the last 7 days, 100kg 5x5? 지난 30일, 5/5 sets, 10%")]
     assert got == [
-        ("7 days", 7.0, "days"), ("100 kg", 100.0, "kg"), ("5x5", 5.0, ""), ("30 일", 30.0, "일"),
-        ("5/5 sets", 5.0, "sets"), ("10%", 10.0, "%"),
+        ("7 days", 7.0, "days"),
+        ("100 kg", 100.0, "kg"),
+        ("5x5", 5.0, ""),
+        ("30 일", 30.0, "일"),
+        ("5/5 sets", 5.0, "sets"),
+        ("10%", 10.0, "%"),
     ]
 
 
 def test_issue_examples_are_all_rejected_when_written_as_numbers() -> None:
     # Each of these passed the old value-matching check because the value appeared somewhere in the data.
-    for answer in ("You ran 10 km.", "You moved 5,000 kg.", "In 2026 kg terms", "That took 30 minutes.",
-                   "You did it 3 times.", "one hundred and twenty", "백이십 킬로", "다섯 세트", "PR120kg"):
+    for answer in (
+        "You ran 10 km.",
+        "You moved 5,000 kg.",
+        "In 2026 kg terms",
+        "That took 30 minutes.",
+        "You did it 3 times.",
+        "one hundred and twenty",
+        "백이십 킬로",
+        "다섯 세트",
+        "PR120kg",
+    ):
         assert not check_text(answer, TABLE).ok, answer
 
 

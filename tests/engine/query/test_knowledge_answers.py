@@ -55,8 +55,12 @@ def open_kb_engine(tmp_path: Path, fake: FakeOllama) -> Opener:
             llm=LLMConfig(host=fake.url, timeout_s=5.0, max_retries=2),
             read_in_code=False,  # the scenarios script the Router and Planner per message
             knowledge=KnowledgeConfig(
-                data_dir=data, embedding_backend="ollama", embedding_model="bge-m3", ollama_host=fake.url,
-                ollama_timeout_s=5, **knowledge,
+                data_dir=data,
+                embedding_backend="ollama",
+                embedding_model="bge-m3",
+                ollama_host=fake.url,
+                ollama_timeout_s=5,
+                **knowledge,
             ),
         )
         async with Engine.open(config) as engine:
@@ -123,7 +127,9 @@ def cites_the_deload_article(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def names_the_deload_article(body: dict[str, Any]) -> dict[str, Any]:
-    stalled = [i for i, line in lines(body).items() if "change in heaviest set (first" in line and "bench press" in line]
+    stalled = [
+        i for i, line in lines(body).items() if "change in heaviest set (first" in line and "bench press" in line
+    ]
     assert stalled, "no change of the bench press offered"
     return scripts.claims(
         scripts.claim("trend", stalled[0]),
@@ -204,7 +210,9 @@ async def test_a_knowledge_question_in_chat_is_answered_from_the_articles(
     open_kb_engine: Opener, fake: FakeOllama
 ) -> None:
     def rpe(body: dict[str, Any]) -> dict[str, Any]:
-        return scripts.claims(scripts.claim("article", article_id(body, "RPE and RIR"), note="RPE rates how hard a set felt"))
+        return scripts.claims(
+            scripts.claim("article", article_id(body, "RPE and RIR"), note="RPE rates how hard a set felt")
+        )
 
     async with open_kb_engine() as engine:  # no entries at all
         fake.script(scripts.router("CHAT"))
@@ -218,9 +226,7 @@ async def test_a_knowledge_question_in_chat_is_answered_from_the_articles(
     assert fake.calls("ChatOutput") == []  # not the unchecked chat agent
 
 
-async def test_a_failing_knowledge_base_leaves_the_answer_to_the_data(
-    open_kb_engine: Opener, fake: FakeOllama
-) -> None:
+async def test_a_failing_knowledge_base_leaves_the_answer_to_the_data(open_kb_engine: Opener, fake: FakeOllama) -> None:
     async with open_kb_engine() as engine:
         await seed_stalled_bench(engine)
         fake.script(EMBED_TITLE, Fail(500, "embedding model crashed"))

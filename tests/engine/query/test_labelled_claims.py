@@ -37,8 +37,13 @@ def table() -> RefTable:
     """The labelled answers' values (F1 … F14, E1, Q1, Q2, D1) and a newer entry, a gap and an article."""
     t = base_table()
     t.add("entry", "2026-11-20 · bench press 55 kg × 10 reps × 5 sets", key="e2", on=date(2026, 11, 20))
-    t.add("gap", "no entries of deadlift in 2021-03-01 to 2021-03-31", label="nothing found", terms=["deadlift"],
-          scope=(date(2021, 3, 1), date(2021, 3, 31)))
+    t.add(
+        "gap",
+        "no entries of deadlift in 2021-03-01 to 2021-03-31",
+        label="nothing found",
+        terms=["deadlift"],
+        scope=(date(2021, 3, 1), date(2021, 3, 31)),
+    )
     source = t.add("source", "Deload", key="deload#0")
     t.add("article", "4 to 6 weeks", label=f"from {source.id}", key="deload#0")
     return t
@@ -73,7 +78,10 @@ RIGHT_EN = [
     claims(claim("absence", "G1", note="Log one when you can.")),
     claims(claim("article", "K1", note="A deload every {A1} helps fatigue clear.")),
     claims(claim("record", "F1"), claim("advice", note="Try adding a small jump next session.")),
-    {"claims": [{"kind": "record", "ids": ["{F1}"], "note": ""}], "remark": ""},  # ids as the prompt's example writes them
+    {
+        "claims": [{"kind": "record", "ids": ["{F1}"], "note": ""}],
+        "remark": "",
+    },  # ids as the prompt's example writes them
     {"claims": [{"kind": "Record", "ids": ["f2"], "note": ""}], "remark": ""},
     claims(claim("record", "F1"), claim("count", "F9"), claim("trend", "F3")),
     claims(claim("value", "F6")),  # a count stated as a value: still true
@@ -177,8 +185,11 @@ def test_right_answer_keeps_its_claims(reply: dict[str, Any]) -> None:
 
 def test_figures() -> None:
     """The sets as figures: wrong answers through (target 0); right answers that lose a claim (≤ 1 in 25)."""
-    through = [r for r, never in WRONG_EN + WRONG_KO
-               if any(w in said(r, "ko" if (r, never) in WRONG_KO else "en")[0] for w in never)]
+    through = [
+        r
+        for r, never in WRONG_EN + WRONG_KO
+        if any(w in said(r, "ko" if (r, never) in WRONG_KO else "en")[0] for w in never)
+    ]
     lost = [r for r in RIGHT_EN + RIGHT_KO if (lambda s: s[1] != s[2])(said(r, "ko" if r in RIGHT_KO else "en"))]
     assert len(through) == 0, through
     assert len(lost) * 25 <= len(RIGHT_EN) + len(RIGHT_KO), lost
@@ -186,8 +197,9 @@ def test_figures() -> None:
 
 def test_code_writes_the_numbers_and_the_direction() -> None:
     """A right comparison and a trend as the person reads them: every figure and direction from code."""
-    text, _, _ = said(claims(claim("comparison", "F11", "F1"), claim("trend", "F4", note="Normal after a hard week.")),
-                      "en")
+    text, _, _ = said(
+        claims(claim("comparison", "F11", "F1"), claim("trend", "F4", note="Normal after a hard week.")), "en"
+    )
     assert text.splitlines() == [
         "Heaviest completed set of bench press, all time: 100 kg × 3 (2025-06-12); heaviest completed set of "
         "trap bar deadlift: 200 kg × 1 (2024-05-01) — down by 100 kg.",
@@ -205,6 +217,14 @@ def test_the_schema_offers_only_the_ids_of_this_turn() -> None:
     assert claim_schema["properties"]["ids"]["items"]["enum"] == [r.id for r in t.refs]
     assert "F99" not in claim_schema["properties"]["ids"]["items"]["enum"]
     assert set(claim_schema["properties"]["kind"]["enum"]) == {
-        "value", "record", "count", "comparison", "trend", "list", "absence", "advice", "article",
+        "value",
+        "record",
+        "count",
+        "comparison",
+        "trend",
+        "list",
+        "absence",
+        "advice",
+        "article",
     }
     assert schema["title"] == "SynthesizerOutput"

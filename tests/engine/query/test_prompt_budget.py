@@ -71,7 +71,10 @@ async def imported_engine(tmp_path: Path, fake: FakeOllama) -> AsyncIterator[Eng
         default_timezone="Asia/Seoul",
         llm=LLMConfig(host=fake.url, timeout_s=5.0, max_retries=2),
         knowledge=KnowledgeConfig(
-            data_dir=data, embedding_backend="ollama", embedding_model="bge-m3", ollama_host=fake.url,
+            data_dir=data,
+            embedding_backend="ollama",
+            embedding_model="bge-m3",
+            ollama_host=fake.url,
             ollama_timeout_s=5,
         ),
     )
@@ -124,8 +127,17 @@ def builtin_chunks() -> list[Chunk]:
     for name in ("deload", "plateaus", "progressive-overload", "rpe-and-rir", "periodization", "training-volume"):
         article = parse_article((KNOWLEDGE / f"{name}.md").read_text(encoding="utf-8"), fallback_title=name)
         for i, piece in enumerate(article.pieces):
-            chunks.append(Chunk(chunk_id=f"{name}-{i}", article_title=article.title, section_path=" > ".join(piece.section_path),
-                                text=piece.text, domain="strength", source=f"{name}.md", links=piece.links))
+            chunks.append(
+                Chunk(
+                    chunk_id=f"{name}-{i}",
+                    article_title=article.title,
+                    section_path=" > ".join(piece.section_path),
+                    text=piece.text,
+                    domain="strength",
+                    source=f"{name}.md",
+                    links=piece.links,
+                )
+            )
     return sorted(chunks, key=lambda c: -len(c.text))
 
 
@@ -138,25 +150,57 @@ async def test_former_prompts_fit(tmp_path: Path) -> None:
     shape = read_question(question, ctx, today)
     periods = read_periods(question, today)
     stated = list(stated_values(question))
-    whole = await history_facts(HistoryStore(db, BUILTIN), BoutStore(db, BUILTIN), USER, question, shape, periods,
-                                stated, ctx.domains_loaded, today, registry=BUILTIN)
+    whole = await history_facts(
+        HistoryStore(db, BUILTIN),
+        BoutStore(db, BUILTIN),
+        USER,
+        question,
+        shape,
+        periods,
+        stated,
+        ctx.domains_loaded,
+        today,
+        registry=BUILTIN,
+    )
     entries = await EntryStore(db).between(USER, date(2026, 8, 1), today)
     await db.close()
     facts = merge(whole, compute_facts(entries, exercises=shape.wanted, today=today, domains=BUILTIN))
     table = table_for(facts, entries, stated, shape, periods)
     assert len(table.of("fact")) >= 40  # a full table, not a toy one
     add_rule_lines(table, ctx)
-    former_system = render("former.system", today=today.isoformat(), weekday="Sunday", domains="strength, running",
-                           lines=table.prompt(["rule"]), allowed_ops="add_planned_session, set_goal, correct_entry")
-    former_user = render("former.user", intent="TASK", request=question,
-                         values=fenced(table.prompt(["fact", "entry", "question"])), goals="(none)",
-                         answers="(none)", previous="(none)", feedback="(none)", problems="(none)",
-                         articles="(none)")
+    former_system = render(
+        "former.system",
+        today=today.isoformat(),
+        weekday="Sunday",
+        domains="strength, running",
+        lines=table.prompt(["rule"]),
+        allowed_ops="add_planned_session, set_goal, correct_entry",
+    )
+    former_user = render(
+        "former.user",
+        intent="TASK",
+        request=question,
+        values=fenced(table.prompt(["fact", "entry", "question"])),
+        goals="(none)",
+        answers="(none)",
+        previous="(none)",
+        feedback="(none)",
+        problems="(none)",
+        articles="(none)",
+    )
     assert (len(former_system) + len(former_user)) / CHARS_PER_TOKEN < BUDGET_TOKENS
     notes = offer(table, builtin_chunks(), max_chars=FORMATION_ARTICLE_CHARS)
-    former_user = render("former.user", intent="TASK", request=question,
-                         values=fenced(table.prompt(["fact", "entry", "question", "source", "article"])), goals="(none)",
-                         answers="(none)", previous="(none)", feedback="(none)", problems="(none)",
-                         articles=fenced(prompt(notes)))
+    former_user = render(
+        "former.user",
+        intent="TASK",
+        request=question,
+        values=fenced(table.prompt(["fact", "entry", "question", "source", "article"])),
+        goals="(none)",
+        answers="(none)",
+        previous="(none)",
+        feedback="(none)",
+        problems="(none)",
+        articles=fenced(prompt(notes)),
+    )
     assert (len(former_system) + len(former_user)) / CHARS_PER_TOKEN < WITH_ARTICLES_TOKENS
     print(f"former prompt with articles: ~{(len(former_system) + len(former_user)) / CHARS_PER_TOKEN:.0f} tokens")

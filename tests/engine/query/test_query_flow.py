@@ -14,13 +14,13 @@ from structlog.testing import capture_logs
 
 from engine.config import EngineConfig
 from engine.engine import Engine
+from engine.entries.model import NewEntry
 from engine.interrupts import read_clarification
 from engine.outcomes import Answer, Ask, Logged, Notice
-from engine.entries.model import NewEntry
 from engine.turns import ClarificationAnswer, Message, Resume
-from tests.helpers import scripts
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
+from tests.helpers import scripts
 from tests.helpers.outcomes import after_closing
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
@@ -248,7 +248,9 @@ async def test_planner_expand_domain_rebuilds_context_and_replans(open_engine: O
     async with open_engine() as engine:
         await seed_month(engine)
         (answer,) = await engine.handle(ask("is my protein enough for my bench progress?"))
-        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+        state = await engine.graph.aget_state(
+            {"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}}
+        )
     assert isinstance(answer, Answer)
     assert state.values["domain_expansion_history"] == ["strength", "nutrition"]
     assert state.values["domains"] == ["strength", "nutrition"]
@@ -271,7 +273,9 @@ async def test_analyzer_outside_gap_of_any_severity_expands(open_engine: OpenEng
     async with open_engine() as engine:
         await seed_month(engine)
         (answer,) = await engine.handle(ask("does my running hurt my bench?"))
-        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+        state = await engine.graph.aget_state(
+            {"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}}
+        )
     assert isinstance(answer, Answer) and not answer.partial
     assert state.values["domain_expansion_history"] == ["strength", "running"]
     assert len(fake.calls("PlannerOutput")) == 2  # EXPAND_DOMAIN returned to PLAN
@@ -290,7 +294,9 @@ async def test_domain_already_in_history_is_not_added_again_and_marks_partial(
     async with open_engine() as engine:
         await seed_month(engine)
         (answer,) = await engine.handle(ask("how is my bench?"))
-        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+        state = await engine.graph.aget_state(
+            {"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}}
+        )
     assert isinstance(answer, Answer) and answer.partial
     assert state.values["domain_expansion_history"] == ["strength"]
     assert state.values["is_partial"] is True
@@ -325,7 +331,9 @@ async def test_unknown_domains_are_skipped_valid_ones_load(open_engine: OpenEngi
         await seed_month(engine)
         with capture_logs() as logs:
             await engine.handle(ask("what should I eat for bench?"))
-        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+        state = await engine.graph.aget_state(
+            {"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}}
+        )
     assert state.values["domain_expansion_history"] == ["strength", "nutrition"]
     assert any(e["event"] == "domain.expansion_unknown" and e["domain"] == "astrology" for e in logs)
 
@@ -361,17 +369,31 @@ async def test_subjective_gap_asks_and_answer_resumes_at_analyze(open_engine: Op
         scripts.analyzer("sufficient"),
     )
     fake.script(scripts.clarifier("How did it feel?", ["Easy", "Hard"]))
-    fake.script("SynthesizerOutput", scripts.refer_claims(
-        scripts.pick("record", "heaviest completed set of bench press"), remark="Good that it felt easy.",
-    ))
+    fake.script(
+        "SynthesizerOutput",
+        scripts.refer_claims(
+            scripts.pick("record", "heaviest completed set of bench press"),
+            remark="Good that it felt easy.",
+        ),
+    )
     async with open_engine() as engine:
         await seed_month(engine)
         (question,) = await engine.handle(ask("should I go heavier on bench?"))
         assert isinstance(question, Ask)
-        out = after_closing(await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id, answer=ClarificationAnswer(answers=["Easy"]))
-        ), question)
-        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+        out = after_closing(
+            await engine.handle(
+                Resume(
+                    conversation=CONV,
+                    user=USER,
+                    interrupt_id=question.interrupt_id,
+                    answer=ClarificationAnswer(answers=["Easy"]),
+                )
+            ),
+            question,
+        )
+        state = await engine.graph.aget_state(
+            {"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}}
+        )
     assert isinstance(out[0], Answer)
     # Kept with its question (interrupts.keep_answers); both agents after the answer see it.
     assert state.values["user_responses"] == {"how the session felt — How did it feel?": "Easy"}
@@ -393,9 +415,17 @@ async def test_decline_resumes_at_synthesize_with_fallback(open_engine: OpenEngi
         await seed_month(engine)
         (question,) = await engine.handle(ask("should I go heavier on bench?"))
         assert isinstance(question, Ask)
-        out = after_closing(await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id, answer=ClarificationAnswer(declined=True))
-        ), question)
+        out = after_closing(
+            await engine.handle(
+                Resume(
+                    conversation=CONV,
+                    user=USER,
+                    interrupt_id=question.interrupt_id,
+                    answer=ClarificationAnswer(declined=True),
+                )
+            ),
+            question,
+        )
     assert isinstance(out[0], Answer)
     assert len(fake.calls("AnalyzerOutput")) == 1
     assert "I'll keep your message as a note, unparsed." in user_prompt(fake, "SynthesizerOutput")

@@ -11,11 +11,11 @@ from structlog.testing import capture_logs
 
 from engine.agents.schemas import RetrievalInstruction
 from engine.domains.registry import DomainRegistry, DomainSelector
+from engine.entries.model import NewEntry
 from engine.query.questions import read_question
 from engine.query.retrieval import EXHAUSTED_WARNING, Retriever, normalize_instructions
 from engine.store.db import Database
 from engine.store.entries import EntryStore
-from engine.entries.model import NewEntry
 
 TODAY = date(2026, 11, 22)  # a Sunday
 USER = "tg:1"
@@ -95,7 +95,9 @@ def test_a_named_day_is_the_only_search() -> None:
 async def test_empty_range_widens_progressively_and_stops_at_first_tier_with_entries(store: EntryStore) -> None:
     await add(store, 20, "bench 50kg 10x5")
     await add(store, 60, "bench 45kg 10x5")
-    result, entries = await Retriever(store).run(USER, [RetrievalInstruction(strategy="date_range", days_back=7)], TODAY, [])
+    result, entries = await Retriever(store).run(
+        USER, [RetrievalInstruction(strategy="date_range", days_back=7)], TODAY, []
+    )
     assert [(a.expansion_tier, (a.end - a.start).days + 1, a.found) for a in result.attempts] == [  # type: ignore[operator]
         (0, 7, 0),
         (1, 14, 0),

@@ -69,10 +69,17 @@ async def test_declined_before_fetching_still_fetches_and_answers_from_entries(
         await seed(engine)
         (question,) = await engine.handle(ask("how is my bench going?"))
         assert isinstance(question, Ask)
-        (answer,) = after_closing(await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id,
-                   answer=ClarificationAnswer(declined=True))
-        ), question)
+        (answer,) = after_closing(
+            await engine.handle(
+                Resume(
+                    conversation=CONV,
+                    user=USER,
+                    interrupt_id=question.interrupt_id,
+                    answer=ClarificationAnswer(declined=True),
+                )
+            ),
+            question,
+        )
     assert isinstance(answer, Answer) and not answer.text.startswith("I have no entries")
     assert answer.text == "- 2026-11-22 · bench press 50 kg × 10 reps × 5 sets"
     # The entries were fetched after the decline, and the Synthesizer was told to use the fallback.
@@ -120,12 +127,16 @@ async def test_expanded_domain_reads_the_question_again(open_engine: OpenEngine,
         scripts.planner("retrieve", "keyword", None, []),  # search by the question's own terms
     )
     fake.script(scripts.analyzer("sufficient"))
-    fake.script("SynthesizerOutput", scripts.refer_claims(scripts.pick("record", "heaviest completed set of bench press")))
+    fake.script(
+        "SynthesizerOutput", scripts.refer_claims(scripts.pick("record", "heaviest completed set of bench press"))
+    )
     async with open_engine() as engine:
         await seed(engine)
         await engine.entries.add(USER, [scripts.bench_entry(TODAY, 50, source_key="unused")])
         (answer,) = await engine.handle(ask("단백질이 벤치프레스에 충분해?"))
-        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+        state = await engine.graph.aget_state(
+            {"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}}
+        )
     assert "protein" not in prompt(fake, "PlannerOutput", 0)  # strength alone does not know 단백질
     assert "protein" in prompt(fake, "PlannerOutput", 1).split("Read by code:")[1]
     assert isinstance(answer, Answer)
@@ -161,11 +172,20 @@ async def test_every_answer_to_one_gap_is_kept_with_its_question(open_engine: Op
         await seed(engine)
         (question,) = await engine.handle(ask("should I go heavier on bench?"))
         assert isinstance(question, Ask) and len(question.questions) == 2
-        out = after_closing(await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=question.interrupt_id,
-                   answer=ClarificationAnswer(answers=["Easy", "Badly"]))
-        ), question)
-        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+        out = after_closing(
+            await engine.handle(
+                Resume(
+                    conversation=CONV,
+                    user=USER,
+                    interrupt_id=question.interrupt_id,
+                    answer=ClarificationAnswer(answers=["Easy", "Badly"]),
+                )
+            ),
+            question,
+        )
+        state = await engine.graph.aget_state(
+            {"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}}
+        )
     assert isinstance(out[0], Answer)
     assert sorted(state.values["user_responses"].values()) == ["Badly", "Easy"]
     for agent in ("AnalyzerOutput", "SynthesizerOutput"):
@@ -199,7 +219,9 @@ async def test_a_gap_of_a_loaded_domain_leaves_a_sufficient_answer_whole(
     async with open_engine() as engine:
         await seed(engine)
         (answer,) = await engine.handle(ask("how is my bench going?"))
-        state = await engine.graph.aget_state({"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}})
+        state = await engine.graph.aget_state(
+            {"configurable": {"thread_id": await engine.conversations.thread_id(CONV)}}
+        )
     assert isinstance(answer, Answer) and not answer.partial
     assert state.values["is_partial"] is False
     assert state.values["domain_expansion_history"] == ["strength"]

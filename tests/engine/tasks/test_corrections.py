@@ -34,7 +34,9 @@ def say(text: str) -> Message:
 
 
 def approve(req: ApprovalRequest) -> Resume:
-    return Resume(conversation=CONV, user=USER, interrupt_id=req.interrupt_id, answer=ApprovalDecision(decision="approve"), at=NOW)
+    return Resume(
+        conversation=CONV, user=USER, interrupt_id=req.interrupt_id, answer=ApprovalDecision(decision="approve"), at=NOW
+    )
 
 
 async def ask_correction(engine: Engine, fake: FakeOllama, op: dict[str, object], text: str) -> list[object]:
@@ -55,7 +57,10 @@ async def test_four_sets_not_five_changes_the_sets_behind_the_count(open_engine:
         (req,) = await ask_correction(engine, fake, scripts.op_correct("5", "4", field="sets"), "4 sets, not 5")
         assert isinstance(req, ApprovalRequest)
         # The plan names the entry and the set that goes.
-        assert "correct bench press sets: 5 → 4 in 2026-11-22 · bench press 55 kg × 10 reps × 5 sets: bench press set 5" in req.summary
+        assert (
+            "correct bench press sets: 5 → 4 in 2026-11-22 · bench press 55 kg × 10 reps × 5 sets: bench press set 5"
+            in req.summary
+        )
         before = await latest(engine)
         out = after_closing(await engine.handle(approve(req)), req, "Approved")
         after = await latest(engine)
@@ -129,7 +134,9 @@ def test_correct_reads_units_arrows_and_failed_attempts() -> None:
         {"set_num": 1, "weight": 140.0, "reps": 5}, {"set_num": 2, "weight": 150.0, "reps": 0, "kind": "failure"}]}]}  # fmt: skip
     fix = correct(data, "squat", "reps", "0", "1")
     assert fix.which_sets() == "squat set 2" and fix.data["exercises"][0]["set_details"][1] == {
-        "set_num": 2, "weight": 150.0, "reps": 1
+        "set_num": 2,
+        "weight": 150.0,
+        "reps": 1,
     }  # made after all: no longer a failure
     assert data["exercises"][0]["set_details"][1]["reps"] == 0  # the original is untouched
     more = correct(data, "squat", "sets", None, "3")

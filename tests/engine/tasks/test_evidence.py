@@ -39,8 +39,13 @@ def judge(claim: str, source: str = "", status: str = "validated", readable: boo
     add_rule_lines(table, CTX)
     proposed = ProposedAssumption(claim=claim, source=source, status=status)  # type: ignore[arg-type]
     (ev,) = check_evidence(
-        [proposed], table=table, entries=logged if readable else [], facts=facts if readable else [], ctx=CTX,
-        subjects=["bench press"], now=NOW,
+        [proposed],
+        table=table,
+        entries=logged if readable else [],
+        facts=facts if readable else [],
+        ctx=CTX,
+        subjects=["bench press"],
+        now=NOW,
     )
     return ev.status, [s.title for s in ev.sources], ev.notes
 
@@ -79,7 +84,9 @@ def test_code_never_raises_the_models_status_and_reads_only_what_it_may() -> Non
     assert judge("you did squats that day", "2026-11-22")[0] == "unresolved"  # the entry has no squat
 
 
-async def test_a_claim_the_log_contradicts_never_goes_up_for_approval(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_a_claim_the_log_contradicts_never_goes_up_for_approval(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     wrong = scripts.former(
         operations=[scripts.op_plan(d) for d in WEEK],
         assumptions=[scripts.assumption("your working weight is 140 kg", source=TODAY.isoformat())],
@@ -93,8 +100,11 @@ async def test_a_claim_the_log_contradicts_never_goes_up_for_approval(open_engin
 
 
 async def test_plan_text_states_no_numbers_of_its_own(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    raw = scripts.former(goal="Bench 140 kg for 5", operations=[scripts.op_plan(WEEK[0], weight=57.5)],
-                         assumptions=[scripts.assumption("current working weight is 55 kg", source="2026-11-22")])
+    raw = scripts.former(
+        goal="Bench 140 kg for 5",
+        operations=[scripts.op_plan(WEEK[0], weight=57.5)],
+        assumptions=[scripts.assumption("current working weight is 55 kg", source="2026-11-22")],
+    )
     by_reference = raw.model_copy(update={"goal": "Bench {Q1} for {Q2}"})
     fake.script(scripts.router("TASK", ["strength"]))
     fake.script(raw, by_reference)
@@ -131,7 +141,9 @@ async def test_max_time_ms_is_a_deadline_on_the_whole_loop(tmp_path: Path, fake:
 
 async def test_investigation_tools_decide_what_the_loop_reads(tmp_path: Path, fake: FakeOllama) -> None:
     domains = domains_with(
-        tmp_path, 'investigation_tools = ["entries", "facts", "expertise", "knowledge"]', 'investigation_tools = ["expertise"]'
+        tmp_path,
+        'investigation_tools = ["entries", "facts", "expertise", "knowledge"]',
+        'investigation_tools = ["expertise"]',
     )
     fake.script(scripts.router("TASK", ["strength"]))
     fake.default(scripts.good_plan())
@@ -143,4 +155,3 @@ async def test_investigation_tools_decide_what_the_loop_reads(tmp_path: Path, fa
     assert "R1:" in prompt[0]["content"]
     # Its claim rests on an entry it may not read: nothing goes up for approval.
     assert isinstance(out, Ask)
-

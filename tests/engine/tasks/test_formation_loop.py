@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.agents.task_schemas import TaskFormationOutput
 from engine.outcomes import Ask
 from tests.conftest import OpenEngine
-from engine.agents.task_schemas import TaskFormationOutput
 from tests.engine.tasks.test_task_flow import PLAN_REQUEST, WEEK, say, seed
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
@@ -48,7 +48,9 @@ async def test_the_same_proposal_again_ends_the_loop(open_engine: OpenEngine, fa
 
 async def test_confidence_that_does_not_rise_ends_the_loop(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("TASK", ["strength"]))
-    fake.script("TaskFormationOutput", plan("Bench 140 kg for 5"), plan("Bench 150 kg for 5"), plan("Bench 160 kg for 5"))
+    fake.script(
+        "TaskFormationOutput", plan("Bench 140 kg for 5"), plan("Bench 150 kg for 5"), plan("Bench 160 kg for 5")
+    )
     async with open_engine() as engine:
         await seed(engine)
         await engine.handle(say(PLAN_REQUEST))

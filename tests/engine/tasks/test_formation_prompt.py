@@ -56,10 +56,17 @@ def open_month(tmp_path: Path, fake: FakeOllama) -> Callable[[], Any]:
     async def _open() -> AsyncIterator[Engine]:
         data = tmp_path / "data"
         config = EngineConfig(
-            data_dir=data, default_timezone="Asia/Seoul", read_in_code=False,
+            data_dir=data,
+            default_timezone="Asia/Seoul",
+            read_in_code=False,
             llm=LLMConfig(host=fake.url, timeout_s=5.0, max_retries=2),
-            knowledge=KnowledgeConfig(data_dir=data, embedding_backend="ollama", embedding_model="bge-m3",
-                                      ollama_host=fake.url, ollama_timeout_s=5),
+            knowledge=KnowledgeConfig(
+                data_dir=data,
+                embedding_backend="ollama",
+                embedding_model="bge-m3",
+                ollama_host=fake.url,
+                ollama_timeout_s=5,
+            ),
         )
         async with Engine.open(config) as engine:
             assert engine.library is not None
@@ -71,8 +78,10 @@ def open_month(tmp_path: Path, fake: FakeOllama) -> Callable[[], Any]:
 
 
 def plan(exercise: str, weight: float, goal: str) -> dict[str, Any]:
-    ops = [scripts.op_plan(f"2026-12-{d:02d}", exercise=exercise, sets=4, reps=5, weight=weight + step)
-           for d, step in ((1, 2.5), (4, 2.5), (8, 5))]
+    ops = [
+        scripts.op_plan(f"2026-12-{d:02d}", exercise=exercise, sets=4, reps=5, weight=weight + step)
+        for d, step in ((1, 2.5), (4, 2.5), (8, 5))
+    ]
     claim = scripts.assumption(f"current {exercise} working weight is {weight:g} kg", source="")
     return scripts.former(goal=goal, operations=ops, assumptions=[claim], steps=["Add a small jump each week"])
 
@@ -84,15 +93,23 @@ def values(body: dict[str, Any]) -> list[str]:
 
 GOAL = "plan my next 4 weeks of bench, aiming for 100kg by March"
 REQUESTS = [
-    (GOAL, "bench press", 60,
-     ("squat", "barbell row", "deadlift", "running", "barbell curl")),
-    ("다음 4주 데드리프트 계획 짜줘", "deadlift", 115, ("squat", "bench press", "overhead press", "running", "leg press")),
+    (GOAL, "bench press", 60, ("squat", "barbell row", "deadlift", "running", "barbell curl")),
+    (
+        "다음 4주 데드리프트 계획 짜줘",
+        "deadlift",
+        115,
+        ("squat", "bench press", "overhead press", "running", "leg press"),
+    ),
 ]
 
 
 @pytest.mark.parametrize(("request_text", "exercise", "weight", "not_named"), REQUESTS)
 async def test_the_formation_prompt_is_sized_to_the_request(
-    request_text: str, exercise: str, weight: float, not_named: tuple[str, ...], open_month: Callable[[], Any],
+    request_text: str,
+    exercise: str,
+    weight: float,
+    not_named: tuple[str, ...],
+    open_month: Callable[[], Any],
     fake: FakeOllama,
 ) -> None:
     fake.script(scripts.router("TASK", ["strength"]))
@@ -124,21 +141,30 @@ async def test_the_formation_prompt_is_sized_to_the_request(
 
 
 def stored_month() -> list[Entry]:
-    return [Entry(**e.model_dump(), entry_id=f"m{i}", user_key=USER, status="active", supersedes=None,
-                  created_at=NOW) for i, e in enumerate(month(TODAY))]
+    return [
+        Entry(**e.model_dump(), entry_id=f"m{i}", user_key=USER, status="active", supersedes=None, created_at=NOW)
+        for i, e in enumerate(month(TODAY))
+    ]
 
 
 def test_values_hold_only_the_exercises_named_and_the_persons_own() -> None:
     entries = stored_month()
     said = Said(GOAL, TODAY, (Reply("What is your bench 1RM?", "about 80kg"),))
-    table = formation_table(compute_facts(entries, today=TODAY, domains=BUILTIN), entries, subjects=["bench press"],
-                            domains=["strength"], said=said)
+    table = formation_table(
+        compute_facts(entries, today=TODAY, domains=BUILTIN),
+        entries,
+        subjects=["bench press"],
+        domains=["strength"],
+        said=said,
+    )
     lines = table.prompt().splitlines()
     assert all("bench press" in line for line in lines if line.startswith("E"))
     assert not [line for line in lines if line.startswith(("E", "F")) and "squat" in line]
     assert not [f for f in table.of("fact") if f.change or f.key.startswith("running")]
     assert [(q.text, q.key) for q in table.of("question")] == [
-        ("4 weeks", "request"), ("100 kg", "request"), ("80 kg", "answer:1"),
+        ("4 weeks", "request"),
+        ("100 kg", "request"),
+        ("80 kg", "answer:1"),
     ]
 
 

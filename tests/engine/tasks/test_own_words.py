@@ -44,8 +44,9 @@ def week_of_bench(**overrides: Any) -> dict[str, Any]:
 
 
 def answer(ask: Ask, *answers: str) -> Resume:
-    return Resume(conversation=CONV, user=USER, interrupt_id=ask.interrupt_id,
-                  answer=ClarificationAnswer(answers=list(answers)))
+    return Resume(
+        conversation=CONV, user=USER, interrupt_id=ask.interrupt_id, answer=ClarificationAnswer(answers=list(answers))
+    )
 
 
 def evidence_of(req: ApprovalRequest) -> dict[str, dict[str, Any]]:
@@ -80,10 +81,12 @@ def test_a_claim_citing_the_persons_value_is_validated_by_the_request() -> None:
 async def test_a_plan_resting_on_their_goal_is_not_questioned(open_engine: OpenEngine, fake: FakeOllama) -> None:
     def reply(body: dict[str, Any]) -> dict[str, Any]:
         goal = id_of(body, "100 kg")
-        return week_of_bench(assumptions=[
-            scripts.assumption("current working weight is 55 kg", source="2026-11-22"),
-            scripts.assumption(f"they aim for {{{goal}}} by March", source=goal),
-        ])
+        return week_of_bench(
+            assumptions=[
+                scripts.assumption("current working weight is 55 kg", source="2026-11-22"),
+                scripts.assumption(f"they aim for {{{goal}}} by March", source=goal),
+            ]
+        )
 
     fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", reply)
@@ -102,10 +105,12 @@ async def test_an_answer_is_evidence_with_its_source(open_engine: OpenEngine, fa
 
     def after(body: dict[str, Any]) -> dict[str, Any]:
         best = id_of(body, "80 kg")
-        return week_of_bench(assumptions=[
-            scripts.assumption("current working weight is 55 kg", source="2026-11-22"),
-            scripts.assumption(f"their bench 1RM is about {{{best}}}", source=best),
-        ])
+        return week_of_bench(
+            assumptions=[
+                scripts.assumption("current working weight is 55 kg", source="2026-11-22"),
+                scripts.assumption(f"their bench 1RM is about {{{best}}}", source=best),
+            ]
+        )
 
     fake.script(scripts.router("TASK", ["strength"]))
     fake.script(asks)
@@ -129,8 +134,10 @@ OPTION = "(the first option pressed)"
 
 @pytest.mark.parametrize("said", ["yes", "Yes!", "네", "응", "맞아", "맞아요", "right", "correct", OPTION])
 async def test_a_yes_confirms_the_claim_asked_about(said: str, open_engine: OpenEngine, fake: FakeOllama) -> None:
-    unsure = scripts.former(operations=[scripts.op_plan(d) for d in WEEK],
-                            assumptions=[scripts.assumption(UNSURE, status="unresolved", source="")])
+    unsure = scripts.former(
+        operations=[scripts.op_plan(d) for d in WEEK],
+        assumptions=[scripts.assumption(UNSURE, status="unresolved", source="")],
+    )
     fake.script(scripts.router("TASK", ["strength"]))
     fake.default(unsure)
     async with open_engine() as engine:
@@ -150,8 +157,10 @@ async def test_a_yes_confirms_the_claim_asked_about(said: str, open_engine: Open
 
 
 async def test_a_no_is_never_asked_again(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    unsure = scripts.former(operations=[scripts.op_plan(d) for d in WEEK],
-                            assumptions=[scripts.assumption(UNSURE, status="unresolved", source="")])
+    unsure = scripts.former(
+        operations=[scripts.op_plan(d) for d in WEEK],
+        assumptions=[scripts.assumption(UNSURE, status="unresolved", source="")],
+    )
     fake.script(scripts.router("TASK", ["strength"]))
     fake.default(unsure)
     async with open_engine() as engine:
@@ -172,7 +181,9 @@ async def test_a_no_is_never_asked_again(open_engine: OpenEngine, fake: FakeOlla
 
 
 async def test_a_plan_may_state_the_persons_own_number(open_engine: OpenEngine, fake: FakeOllama) -> None:
-    plan = week_of_bench(goal="Bench 100 kg by March", steps=["Add a small jump each session", "Work up to 100kg over 4 weeks"])
+    plan = week_of_bench(
+        goal="Bench 100 kg by March", steps=["Add a small jump each session", "Work up to 100kg over 4 weeks"]
+    )
     fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", plan)
     async with open_engine() as engine:
@@ -191,7 +202,10 @@ async def test_a_plan_may_state_the_persons_own_number(open_engine: OpenEngine, 
 
 async def test_a_goal_with_numbers_they_did_not_give_is_sent_back(open_engine: OpenEngine, fake: FakeOllama) -> None:
     invented = week_of_bench()
-    invented["operations"] = [*invented["operations"], {"op": "set_goal", "goal": "bench 120 kg by June", "exercise": "bench press"}]
+    invented["operations"] = [
+        *invented["operations"],
+        {"op": "set_goal", "goal": "bench 120 kg by June", "exercise": "bench press"},
+    ]
 
     def theirs(body: dict[str, Any]) -> dict[str, Any]:
         fixed = week_of_bench()
@@ -212,7 +226,10 @@ async def test_a_goal_with_numbers_they_did_not_give_is_sent_back(open_engine: O
 
 async def test_a_goal_never_fixed_is_never_committed(open_engine: OpenEngine, fake: FakeOllama) -> None:
     invented = week_of_bench()
-    invented["operations"] = [*invented["operations"], {"op": "set_goal", "goal": "bench 120 kg by June", "exercise": "bench press"}]
+    invented["operations"] = [
+        *invented["operations"],
+        {"op": "set_goal", "goal": "bench 120 kg by June", "exercise": "bench press"},
+    ]
     fake.script(scripts.router("TASK", ["strength"]))
     fake.default("TaskFormationOutput", invented)
     async with open_engine() as engine:
@@ -225,10 +242,15 @@ async def test_a_goal_never_fixed_is_never_committed(open_engine: OpenEngine, fa
         assert await engine.entries.count(USER) == before
 
 
-async def test_a_correction_to_a_value_they_did_not_give_is_sent_back(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_a_correction_to_a_value_they_did_not_give_is_sent_back(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     fake.script(scripts.router("CORRECTION", ["strength"]))
-    fake.default(scripts.former(goal="Fix today's bench", operations=[scripts.op_correct("55", "65")],
-                                                       steps=["Correct the weight"]))
+    fake.default(
+        scripts.former(
+            goal="Fix today's bench", operations=[scripts.op_correct("55", "65")], steps=["Correct the weight"]
+        )
+    )
     async with open_engine() as engine:
         await seed(engine)
         outcomes = await engine.handle(say("that was 60kg, not 55"))
@@ -237,7 +259,9 @@ async def test_a_correction_to_a_value_they_did_not_give_is_sent_back(open_engin
     assert "“65”" in problems
 
 
-async def test_a_planned_weight_in_another_unit_than_the_log_is_sent_back(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_a_planned_weight_in_another_unit_than_the_log_is_sent_back(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     in_lb = week_of_bench()
     for op in in_lb["operations"]:
         op["unit"] = "lb"

@@ -9,17 +9,17 @@ import pytest
 
 from engine.domains.registry import BUILTIN_DIR, DomainRegistry, DomainSelector
 from engine.engine import Engine
-from engine.outcomes import Answer, ApprovalRequest, Ask, Logged, Notice
 from engine.entries.model import NewEntry
+from engine.outcomes import Answer, ApprovalRequest, Ask, Logged, Notice
 from engine.query.references import RefTable
-from engine.tasks.evidence import add_rule_lines
 from engine.store.entries import ALL_KINDS
+from engine.tasks.evidence import add_rule_lines
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Message, Resume
-from tests.helpers import scripts
-from tests.helpers.scripts import good_plan
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
+from tests.helpers import scripts
 from tests.helpers.outcomes import after_closing
+from tests.helpers.scripts import good_plan
 
 # These scenarios script the Router and Parser (and Planner) for every turn: they drive the model's
 # path, as READ_IN_CODE=false does and as any message code cannot read does (tests/engine/test_code_first.py
@@ -49,7 +49,9 @@ def decide(req: ApprovalRequest, decision: str, feedback: str = "") -> Resume:
 
 
 def bench_entry(days_ago: int, weight: float, raw: str | None = None) -> NewEntry:
-    return scripts.bench_entry(TODAY - timedelta(days=days_ago), weight, raw=raw, source_key=f"seed:{days_ago}:{weight}")
+    return scripts.bench_entry(
+        TODAY - timedelta(days=days_ago), weight, raw=raw, source_key=f"seed:{days_ago}:{weight}"
+    )
 
 
 async def seed(engine: Engine, *extra: NewEntry) -> None:
@@ -101,7 +103,9 @@ async def test_revise_then_approve(open_engine: OpenEngine, fake: FakeOllama) ->
         await seed(engine)
         (first,) = await engine.handle(say(PLAN_REQUEST))
         assert isinstance(first, ApprovalRequest)
-        (second,) = after_closing(await engine.handle(decide(first, "revise", "smaller jumps please")), first, "Revised")
+        (second,) = after_closing(
+            await engine.handle(decide(first, "revise", "smaller jumps please")), first, "Revised"
+        )
         assert isinstance(second, ApprovalRequest) and second.interrupt_id != first.interrupt_id
         prompt = fake.calls("TaskFormationOutput")[1]["messages"][1]["content"]
         assert "smaller jumps please" in prompt and "57.5" in prompt  # feedback and the previous plan
@@ -131,7 +135,9 @@ async def test_cancel_changes_nothing(open_engine: OpenEngine, fake: FakeOllama)
         assert slash.code == "nothing"  # type: ignore[union-attr]
 
 
-async def test_restart_while_approval_pending_then_approve_executes_once(sqlite_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_restart_while_approval_pending_then_approve_executes_once(
+    sqlite_engine: OpenEngine, fake: FakeOllama
+) -> None:
     script_plan(fake, good_plan())
     async with sqlite_engine() as engine:
         await seed(engine)
@@ -181,7 +187,9 @@ async def test_undo_reverts_the_last_patch(open_engine: OpenEngine, fake: FakeOl
 async def test_correction_supersedes_the_latest_matching_entry(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("CORRECTION", ["strength"]))
     fake.script(
-        scripts.former(goal="Fix today's bench weight", operations=[scripts.op_correct("55", "60")], steps=["Correct the weight"]),
+        scripts.former(
+            goal="Fix today's bench weight", operations=[scripts.op_correct("55", "60")], steps=["Correct the weight"]
+        ),
     )
     async with open_engine() as engine:
         await seed(engine)
@@ -230,9 +238,18 @@ async def test_never_reaching_the_threshold_asks_then_downgrades(open_engine: Op
         (out,) = await engine.handle(say(PLAN_REQUEST))
         # Questions come next (the critical claim is something the person can confirm)…
         assert isinstance(out, Ask) and "recover" in out.questions[0].text
-        (final,) = after_closing(await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=out.interrupt_id, answer=ClarificationAnswer(declined=True))
-        ), out, "Skipped")
+        (final,) = after_closing(
+            await engine.handle(
+                Resume(
+                    conversation=CONV,
+                    user=USER,
+                    interrupt_id=out.interrupt_id,
+                    answer=ClarificationAnswer(declined=True),
+                )
+            ),
+            out,
+            "Skipped",
+        )
         assert isinstance(final, Answer) and final.partial and "nothing was changed" in final.text
         assert await entry_summaries(engine) == before
     # One round before asking (a second would send the same prompt: the wider window found nothing new),
@@ -287,7 +304,9 @@ async def test_validated_claim_without_a_source_is_not_trusted(open_engine: Open
     assert isinstance(out, Ask)  # not an ApprovalRequest: the claim had no entry behind it
 
 
-async def test_op_outside_the_tool_profile_is_refused_before_approval(open_engine: OpenEngine, fake: FakeOllama) -> None:
+async def test_op_outside_the_tool_profile_is_refused_before_approval(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
     fake.script(scripts.router("TASK", ["nutrition"]))
     fake.script(
         scripts.former(goal="meal plan", operations=[scripts.op_plan(WEEK[0], exercise="chicken breast")]),
@@ -343,6 +362,8 @@ async def test_pending_plan_blocks_new_messages_until_decided(open_engine: OpenE
         cancelled, *_ = after_closing(await engine.handle(Control(conversation=CONV, user=USER, action="cancel")), req)
         assert isinstance(cancelled, Notice) and cancelled.code == "cancelled"
         wrong = await engine.handle(
-            Resume(conversation=CONV, user=USER, interrupt_id=req.interrupt_id, answer=ClarificationAnswer(answers=["x"]))  # type: ignore[union-attr]
+            Resume(
+                conversation=CONV, user=USER, interrupt_id=req.interrupt_id, answer=ClarificationAnswer(answers=["x"])
+            )  # type: ignore[union-attr]
         )
         assert wrong[0].code == "stale"  # type: ignore[union-attr]

@@ -129,7 +129,11 @@ class FakeTelegram(BotMethods):
             ),
         }
         if m.document is not None:
-            out["document"] = {"file_id": f"doc{m.message_id}", "file_unique_id": f"u{m.message_id}", "file_name": m.document[0]}
+            out["document"] = {
+                "file_id": f"doc{m.message_id}",
+                "file_unique_id": f"u{m.message_id}",
+                "file_name": m.document[0],
+            }
             if m.text:
                 out["caption"] = m.text
         else:
@@ -197,7 +201,9 @@ class FakeTelegram(BotMethods):
             m = self._messages[(chat_id, message_id)]
             found = [b for b in m.buttons() if button in (b.get("text"), b.get("callback_data"))]
             if not found and not force:
-                raise AssertionError(f"no button {button!r} on message {message_id}: {[b.get('text') for b in m.buttons()]}")
+                raise AssertionError(
+                    f"no button {button!r} on message {message_id}: {[b.get('text') for b in m.buttons()]}"
+                )
             data = found[0]["callback_data"] if found else button
             query_id = str(next(self._query_ids))
             self._open_queries.add(query_id)
@@ -255,7 +261,9 @@ class FakeTelegram(BotMethods):
         """The bot's messages (in sending order), without deleted ones unless asked."""
         with self._lock:
             out = [m for m in self._messages.values() if m.from_bot and (deleted or not m.deleted)]
-        return sorted((m for m in out if chat_id is None or m.chat_id == chat_id), key=lambda m: (m.sent_at, m.message_id))
+        return sorted(
+            (m for m in out if chat_id is None or m.chat_id == chat_id), key=lambda m: (m.sent_at, m.message_id)
+        )
 
     def get(self, chat_id: int, message_id: int) -> BotMessage:
         with self._lock:

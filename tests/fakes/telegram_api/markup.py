@@ -5,10 +5,25 @@ from __future__ import annotations
 import html
 import re
 
-_ALLOWED_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre", "tg-spoiler", "blockquote", "span", "tg-emoji"}
-_MARKUP = re.compile(
-    r"<(/?)([A-Za-z][\w-]*)((?:\s[^>]*)?)>|&(#\d+|#x[0-9A-Fa-f]+|lt|gt|amp|quot);|[<&]"
-)
+_ALLOWED_TAGS = {
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "a",
+    "code",
+    "pre",
+    "tg-spoiler",
+    "blockquote",
+    "span",
+    "tg-emoji",
+}
+_MARKUP = re.compile(r"<(/?)([A-Za-z][\w-]*)((?:\s[^>]*)?)>|&(#\d+|#x[0-9A-Fa-f]+|lt|gt|amp|quot);|[<&]")
 
 
 class ParseError(Exception):
@@ -35,16 +50,17 @@ def html_to_text(text: str) -> str:
         if not m.group(1):
             stack.append(name)
         elif not stack or stack[-1] != name:
-            raise ParseError(f'can\'t parse entities: Unmatched end tag at byte offset {offset}, expected "</{stack[-1] if stack else ""}>"')
+            raise ParseError(
+                f'can\'t parse entities: Unmatched end tag at byte offset {offset}, expected "</{stack[-1] if stack else ""}>"'
+            )
         else:
             stack.pop()
     out.append(text[pos:])
     if stack:
-        raise ParseError(f'can\'t parse entities: Can\'t find end tag corresponding to start tag "{stack[-1]}"')
+        raise ParseError(f"can't parse entities: Can't find end tag corresponding to start tag \"{stack[-1]}\"")
     return "".join(out)
 
 
 def utf16(text: str) -> int:
     """Length in UTF-16 code units, as Telegram counts its limits."""
     return len(text.encode("utf-16-le")) // 2
-

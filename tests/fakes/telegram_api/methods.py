@@ -75,7 +75,9 @@ class BotMethods:
         if not isinstance(doc, tuple):
             raise BadRequest("there is no document in the request")
         caption, _ = self._text(params, "caption")
-        m = BotMessage(chat_id, self._next_message_id(chat_id), caption, document=doc, thread_id=params.get("message_thread_id"))
+        m = BotMessage(
+            chat_id, self._next_message_id(chat_id), caption, document=doc, thread_id=params.get("message_thread_id")
+        )
         self._messages[(chat_id, m.message_id)] = m
         return m
 
@@ -91,7 +93,9 @@ class BotMethods:
         plain, source = self._text(params)
         markup = self._markup(params)
         if plain == m.text and markup == m.reply_markup:
-            raise BadRequest("message is not modified: specified new message content and reply markup are exactly the same")
+            raise BadRequest(
+                "message is not modified: specified new message content and reply markup are exactly the same"
+            )
         m.text, m.html, m.reply_markup = plain, source, markup  # no reply_markup in the call: the keyboard goes
         m.edits += 1
         return m
@@ -135,4 +139,8 @@ class BotMethods:
         return True
 
     def _api_getWebhookInfo(self, params: dict[str, Any]) -> dict[str, Any]:
-        return {"url": self.webhook[0] if self.webhook else "", "has_custom_certificate": False, "pending_update_count": 0}
+        return {
+            "url": self.webhook[0] if self.webhook else "",
+            "has_custom_certificate": False,
+            "pending_update_count": 0,
+        }

@@ -13,7 +13,18 @@ from urllib.parse import parse_qsl
 if TYPE_CHECKING:
     from tests.fakes.telegram_api.fake import FakeTelegram
 
-_STRING_FIELDS = {"text", "caption", "parse_mode", "callback_query_id", "action", "url", "secret_token", "data", "description", "ip_address"}
+_STRING_FIELDS = {
+    "text",
+    "caption",
+    "parse_mode",
+    "callback_query_id",
+    "action",
+    "url",
+    "secret_token",
+    "data",
+    "description",
+    "ip_address",
+}
 
 
 class Server(ThreadingHTTPServer):
