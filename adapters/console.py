@@ -104,6 +104,12 @@ def render(outcome: Outcome) -> str:
     return f"· {outcome.text}"
 
 
+def _leaves(line: str) -> bool:
+    """A bare "quit" or "exit" alone on the line leaves, as at any terminal prompt: sent to the engine it
+    would be a message (and a model call) nobody meant."""
+    return line.strip().lower() in ("quit", "exit")
+
+
 class ConsoleChat:
     """A chat in the terminal for one person (``console:<name>``)."""
 
@@ -239,7 +245,7 @@ class ConsoleChat:
             self._out.write("> ")
             self._out.flush()
             line = await self._read()
-            if line is None or (line.split() or [""])[0].lower() in ("/quit", "/exit", "/q"):
+            if line is None or (line.split() or [""])[0].lower() in ("/quit", "/exit", "/q") or _leaves(line):
                 # "/quit now" or "/exit please" leave too: the command is the first word.
                 self._print("bye")
                 return

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from adapters.console import ConsoleChat
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
@@ -62,6 +64,25 @@ async def test_quit_with_words_after_it_leaves(open_engine: OpenEngine, fake: Fa
         await ConsoleChat(engine, "kim", stdin=io.StringIO("/quit now\nbench 55kg 10x5\n"), stdout=out).run()
         assert await engine.entries.count("console:kim") == 0
     assert "bye" in out.getvalue() and "Unknown command" not in out.getvalue()
+
+
+@pytest.mark.parametrize("word", ["quit", "exit", " Quit "])
+async def test_a_bare_quit_leaves_like_at_any_prompt(open_engine: OpenEngine, fake: FakeOllama, word: str) -> None:
+    """Before: a plain "quit" went to the model as a message ("I can't reach the language model…")."""
+    out = io.StringIO()
+    async with open_engine() as engine:
+        await ConsoleChat(engine, "kim", stdin=io.StringIO(f"{word}\nbench 55kg 10x5\n"), stdout=out).run()
+        assert await engine.entries.count("console:kim") == 0
+    assert out.getvalue().rstrip().endswith("bye"), out.getvalue()
+    assert fake.requests == [], fake.requests
+
+
+async def test_quit_inside_a_sentence_is_a_message(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    """Only the bare word leaves: "quit smoking" is a message like any other."""
+    out = io.StringIO()
+    async with open_engine() as engine:
+        await ConsoleChat(engine, "kim", stdin=io.StringIO("quit smoking\nbench 55kg 10x5\n"), stdout=out).run()
+        assert await engine.entries.count("console:kim") == 1, out.getvalue()
 
 
 async def test_a_second_export_of_the_day_keeps_the_first(
