@@ -111,7 +111,8 @@ from engine.query.records import history_facts  # noqa: E402
 from engine.query.retrieval import Retriever, normalize_instructions  # noqa: E402
 from engine.store.bouts import BoutStore  # noqa: E402
 from engine.store.db import SCHEMA, Database  # noqa: E402
-from engine.store.entries import _COLUMNS, EntryStore, entry_id_for  # noqa: E402
+from engine.store.entries import EntryStore, entry_id_for  # noqa: E402
+from engine.store.entry_rows import COLUMNS  # noqa: E402
 from engine.store.history import HistoryStore  # noqa: E402
 
 # --- targets ------------------------------------------------------------------
@@ -261,7 +262,7 @@ def _clock(seconds: int) -> str:
 
 
 class Generator:
-    """Deterministic rows in the ``entries`` column order of ``_COLUMNS``."""
+    """Deterministic rows in the ``entries`` column order of ``COLUMNS``."""
 
     def __init__(self, n_entries: int, n_users: int, terms: Terms) -> None:
         self.rng = random.Random(SEED)
@@ -648,7 +649,7 @@ def build(path: Path, n_entries: int, n_users: int) -> Meta:
     conn.execute("PRAGMA synchronous=OFF")
     conn.execute("PRAGMA cache_size=-1000000")  # 1 GB
     conn.execute("PRAGMA temp_store=MEMORY")
-    sql = f"INSERT INTO entries ({_COLUMNS}) VALUES ({', '.join('?' * 15)})"
+    sql = f"INSERT INTO entries ({COLUMNS}) VALUES ({', '.join('?' * 15)})"
 
     # A producer thread builds rows while SQLite (which releases the GIL) inserts them.
     chunks: queue.Queue[list[tuple[Any, ...]] | None] = queue.Queue(maxsize=6)
@@ -1182,7 +1183,7 @@ def run_history(runs: int) -> tuple[float, float]:
         conn = sqlite3.connect(path, isolation_level=None)
         conn.execute("BEGIN")
         conn.executemany(
-            f"INSERT INTO entries ({_COLUMNS}) VALUES ({', '.join('?' * 15)})", history_rows(random.Random(SEED))
+            f"INSERT INTO entries ({COLUMNS}) VALUES ({', '.join('?' * 15)})", history_rows(random.Random(SEED))
         )
         conn.execute("COMMIT")
         sets = conn.execute("SELECT count(*) FROM entry_sets WHERE user_key = ?", (HISTORY_USER,)).fetchone()[0]

@@ -13,94 +13,25 @@ answered with a session that was only planned.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Collection, Sequence
 from datetime import date, datetime, timezone
 from typing import Any
 
-import aiosqlite
-
 from engine.entries.model import Entry, EntryKind, NewEntry
 from engine.store.db import Database
-
-DONE_KINDS: tuple[EntryKind, ...] = ("parsed", "note")
-"""What was done (and said): the default of every read."""
-ALL_KINDS: tuple[EntryKind, ...] = ("parsed", "note", "planned")
-"""Done and planned alike (an export, the plan beside what was done)."""
-
-
-def _kinds_sql(kinds: Sequence[EntryKind], column: str = "kind") -> tuple[str, list[str]]:
-    """`` AND kind IN (…)`` for the kinds asked (nothing when all are)."""
-    wanted: list[str] = list(dict.fromkeys(kinds))
-    if set(wanted) >= set(ALL_KINDS):
-        return "", []
-    return f" AND {column} IN ({','.join('?' * len(wanted))})", wanted
-
-
-def entry_id_for(user_key: str, source_key: str) -> str:
-    """Deterministic id, so a replayed store yields the same id; scoped by user like the key."""
-    return "e" + hashlib.sha256(f"{user_key}\n{source_key}".encode()).hexdigest()[:15]
-
-
-def _owner_token(user_key: str) -> str:
-    # Must match the trigger in db.SCHEMA: 'u' || hex(user_key), uppercase hex of UTF-8.
-    return "u" + user_key.encode().hex().upper()
-
-
-def _fts_phrase(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
-
-
-_COLUMNS = (
-    "entry_id, user_key, occurred_on, domain, activity_type, kind, status, summary, data, "
-    "raw_text, terms, source, source_key, supersedes, created_at"
+from engine.store.entry_rows import (
+    ALL_KINDS,
+    COLUMNS,
+    DONE_KINDS,
+    INSERT_SQL,
+    entry_id_for,
+    fts_phrase,
+    insert_params,
+    kinds_sql,
+    names_any,
+    owner_token,
+    row_to_entry,
 )
-
-
-INSERT_SQL = (
-    "INSERT OR IGNORE INTO entries (" + _COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-
-
-def insert_params(user_key: str, e: NewEntry, now: str, supersedes: str | None = None) -> tuple[Any, ...]:
-    """Parameters of ``INSERT_SQL`` for one entry (shared with the patch commit)."""
-    return (
-        entry_id_for(user_key, e.source_key),
-        user_key,
-        e.occurred_on.isoformat(),
-        e.domain,
-        e.activity_type,
-        e.kind,
-        e.summary,
-        json.dumps(e.data, ensure_ascii=False),
-        e.raw_text,
-        "\n".join(e.terms),
-        e.source,
-        e.source_key,
-        supersedes,
-        now,
-    )
-
-
-def _row_to_entry(row: aiosqlite.Row) -> Entry:
-    return Entry(
-        entry_id=row["entry_id"],
-        user_key=row["user_key"],
-        occurred_on=date.fromisoformat(row["occurred_on"]),
-        domain=row["domain"],
-        activity_type=row["activity_type"],
-        kind=row["kind"],
-        status=row["status"],
-        summary=row["summary"],
-        data=json.loads(row["data"]),
-        raw_text=row["raw_text"],
-        terms=[t for t in row["terms"].split("\n") if t],
-        source=row["source"],
-        source_key=row["source_key"],
-        supersedes=row["supersedes"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-    )
 
 
 class EntryStore:
@@ -188,10 +119,10 @@ class EntryStore:
     async def _by_source_keys(self, user_key: str, keys: list[str]) -> list[Entry]:
         marks = ",".join("?" * len(keys))
         found = await self._db.conn.execute_fetchall(
-            f"SELECT {_COLUMNS} FROM entries WHERE source_key IN ({marks}) AND user_key = ?",
+            f"SELECT {COLUMNS} FROM entries WHERE source_key IN ({marks}) AND user_key = ?",
             (*keys, user_key),
         )
-        rows = {r["source_key"]: _row_to_entry(r) for r in found}
+        rows = {r["source_key"]: row_to_entry(r) for r in found}
         return [rows[k] for k in keys if k in rows]
 
     async def by_ids(self, user_key: str, entry_ids: Sequence[str]) -> list[Entry]:
@@ -205,20 +136,20 @@ class EntryStore:
             chunk = ids[i : i + 500]
             marks = ",".join("?" * len(chunk))
             async with self._db.conn.execute(
-                f"SELECT {_COLUMNS} FROM entries WHERE entry_id IN ({marks}) AND user_key = ?",
+                f"SELECT {COLUMNS} FROM entries WHERE entry_id IN ({marks}) AND user_key = ?",
                 (*chunk, user_key),
             ) as cur:
                 for row in await cur.fetchall():
-                    found[row["entry_id"]] = _row_to_entry(row)
+                    found[row["entry_id"]] = row_to_entry(row)
         return [found[i] for i in ids if i in found]
 
     async def get(self, user_key: str, entry_id: str) -> Entry | None:
         async with self._db.conn.execute(
-            f"SELECT {_COLUMNS} FROM entries WHERE entry_id = ? AND user_key = ?",
+            f"SELECT {COLUMNS} FROM entries WHERE entry_id = ? AND user_key = ?",
             (entry_id, user_key),
         ) as cur:
             row = await cur.fetchone()
-        return _row_to_entry(row) if row else None
+        return row_to_entry(row) if row else None
 
     async def supersede(self, user_key: str, old_id: str, new: NewEntry) -> Entry:
         """Store ``new`` in place of ``old_id``: the old entry stays, marked superseded.
@@ -261,9 +192,9 @@ class EntryStore:
         Args:
             kinds: Which kinds of entry; planned sessions only when asked for.
         """
-        kind_sql, kind_args = _kinds_sql(kinds)
+        kind_sql, kind_args = kinds_sql(kinds)
         sql = (
-            f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' "
+            f"SELECT {COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' "
             "AND occurred_on BETWEEN ? AND ?" + kind_sql
         )
         args: list[Any] = [user_key, start.isoformat(), end.isoformat(), *kind_args]
@@ -276,7 +207,7 @@ class EntryStore:
         args.append(limit)
         async with self._db.conn.execute(sql, args) as cur:
             rows = await cur.fetchall()
-        return [_row_to_entry(r) for r in reversed(list(rows))]
+        return [row_to_entry(r) for r in reversed(list(rows))]
 
     async def imported_on(self, user_key: str, days: Collection[date]) -> list[Entry]:
         """Active imported workouts (parsed) on these days, oldest first: what a new import may repeat.
@@ -289,11 +220,11 @@ class EntryStore:
         for i in range(0, len(wanted), 500):
             chunk = wanted[i : i + 500]
             async with self._db.conn.execute(
-                f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' AND kind = 'parsed' "
+                f"SELECT {COLUMNS} FROM entries WHERE user_key = ? AND status = 'active' AND kind = 'parsed' "
                 f"AND occurred_on IN ({','.join('?' * len(chunk))}) AND source = 'import' ORDER BY occurred_on, rowid",
                 (user_key, *chunk),
             ) as cur:
-                found.extend(_row_to_entry(r) for r in await cur.fetchall())
+                found.extend(row_to_entry(r) for r in await cur.fetchall())
         return found
 
     async def search(
@@ -315,31 +246,31 @@ class EntryStore:
         if not wanted:
             return []
         match = (
-            f"owner:{_owner_token(user_key)} AND ("
-            + " OR ".join(f"{{raw_text terms}}:{_fts_phrase(t)}" for t in wanted)
+            f"owner:{owner_token(user_key)} AND ("
+            + " OR ".join(f"{{raw_text terms}}:{fts_phrase(t)}" for t in wanted)
             + ")"
         )
-        kind_sql, kind_args = _kinds_sql(kinds, "e.kind")
+        kind_sql, kind_args = kinds_sql(kinds, "e.kind")
         async with self._db.conn.execute(
-            f"SELECT {', '.join('e.' + c.strip() for c in _COLUMNS.split(','))} "
+            f"SELECT {', '.join('e.' + c.strip() for c in COLUMNS.split(','))} "
             "FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid "
             f"WHERE entries_fts MATCH ? AND e.status = 'active'{kind_sql} "
             "ORDER BY e.occurred_on DESC, e.rowid DESC LIMIT ?",
             (match, *kind_args, limit),
         ) as cur:
-            found = [_row_to_entry(r) for r in await cur.fetchall()]
+            found = [row_to_entry(r) for r in await cur.fetchall()]
         strict = set(exact) & set(wanted)
-        return [e for e in found if not strict or _names_any(e, wanted, strict)]
+        return [e for e in found if not strict or names_any(e, wanted, strict)]
 
     async def last_logged(self, user_key: str) -> Entry | None:
         """The user's latest entry logged in a chat (what ``/undo`` takes back when it is the latest change)."""
         async with self._db.conn.execute(
-            f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND source = 'chat' AND status = 'active' "
+            f"SELECT {COLUMNS} FROM entries WHERE user_key = ? AND source = 'chat' AND status = 'active' "
             "ORDER BY created_at DESC, rowid DESC LIMIT 1",
             (user_key,),
         ) as cur:
             row = await cur.fetchone()
-        return _row_to_entry(row) if row is not None else None
+        return row_to_entry(row) if row is not None else None
 
     async def remove(self, user_key: str, entry_id: str) -> bool:
         """Mark one of the user's entries deleted (kept for the record, never shown or counted again)."""
@@ -353,13 +284,13 @@ class EntryStore:
 
     async def recent(self, user_key: str, limit: int = 20, *, kinds: Sequence[EntryKind] = DONE_KINDS) -> list[Entry]:
         """The latest active entries, newest first (a session planned for next week is not the latest)."""
-        kind_sql, kind_args = _kinds_sql(kinds)
+        kind_sql, kind_args = kinds_sql(kinds)
         rows = await self._db.conn.execute_fetchall(
-            f"SELECT {_COLUMNS} FROM entries WHERE user_key = ? AND status = 'active'{kind_sql} "
+            f"SELECT {COLUMNS} FROM entries WHERE user_key = ? AND status = 'active'{kind_sql} "
             "ORDER BY occurred_on DESC, rowid DESC LIMIT ?",
             (user_key, *kind_args, limit),
         )
-        return [_row_to_entry(r) for r in rows]
+        return [row_to_entry(r) for r in rows]
 
     async def complete_planned(self, user_key: str, on: date, terms: Sequence[str]) -> int:
         """Mark planned entries of that day and exercise as done, now that a log arrived."""
@@ -392,7 +323,7 @@ class EntryStore:
 
     async def count(self, user_key: str, *, kinds: Sequence[EntryKind] = DONE_KINDS) -> int:
         """Active entries of these kinds."""
-        kind_sql, kind_args = _kinds_sql(kinds)
+        kind_sql, kind_args = kinds_sql(kinds)
         async with self._db.conn.execute(
             "SELECT count(*) FROM entries WHERE user_key = ? AND status = 'active'" + kind_sql, (user_key, *kind_args)
         ) as cur:
@@ -400,20 +331,4 @@ class EntryStore:
         return int(row[0]) if row else 0
 
 
-def _names_any(entry: Entry, wanted: Sequence[str], strict: set[str]) -> bool:
-    """Whether the entry names one of ``wanted`` itself, not only a longer name holding it.
-
-    A full-text phrase match finds "overhead press" inside "seated overhead press";
-    the lifter who asks about the overhead press means that lift. A ``strict``
-    (canonical) term is found among the entry's terms, or in its text when no
-    longer term of the entry holds it; any other term as the full-text search found it.
-    """
-    terms = set(entry.terms)
-    text = entry.raw_text.casefold()
-    for term in wanted:
-        if term not in strict or term in terms:
-            return True
-        longer = any(term != t and term.casefold() in t.casefold() for t in terms)
-        if not longer and term.casefold() in text:
-            return True
-    return False
+__all__ = ["ALL_KINDS", "DONE_KINDS", "EntryStore", "entry_id_for"]

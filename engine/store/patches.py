@@ -28,7 +28,7 @@ from engine.entries.corrections import correct
 from engine.entries.model import ExerciseLog, NewEntry, SetDetail
 from engine.entries.summaries import exercise_line
 from engine.store.db import Database
-from engine.store.entries import _COLUMNS, INSERT_SQL, _row_to_entry, entry_id_for, insert_params
+from engine.store.entry_rows import COLUMNS, INSERT_SQL, entry_id_for, insert_params, row_to_entry
 from engine.tasks.model import Patch, PatchOp
 
 
@@ -173,14 +173,14 @@ class PatchStore:
             result.reverts.append(f"goal ({op.domain}): {op.goal} back to " + (before or "no goal"))
         else:  # correct_entry
             async with conn.execute(
-                f"SELECT {_COLUMNS} FROM entries WHERE entry_id = ? AND user_key = ? AND status = 'active'",
+                f"SELECT {COLUMNS} FROM entries WHERE entry_id = ? AND user_key = ? AND status = 'active'",
                 (op.entry_id, user),
             ) as cur:
                 row = await cur.fetchone()
             if row is None:  # corrected, undone or forgotten since the plan was shown
                 result.unchanged.append(f"the {op.exercise or 'entry'} entry shown in the plan was changed since")
                 return
-            original = _row_to_entry(row)
+            original = row_to_entry(row)
             fix = correct(original.data, op.exercise, op.field or "", op.old_value, op.new_value)
             if not fix.changes_anything:
                 what = f"{op.exercise or 'entry'} {op.field} {op.old_value or ''} → {op.new_value}".replace("  ", " ")
