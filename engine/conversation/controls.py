@@ -30,7 +30,7 @@ from engine.language.dates import today_in
 from engine.outcomes import Answer, Closed, Document, Failure, Notice, Outcome
 from engine.query.questions import read_question
 from engine.query.render import language_of
-from engine.query.targets import target_lift, target_text
+from engine.query.targets import target_lifts, target_text
 from engine.runtime.locks import UserGate
 from engine.store.db import Database
 from engine.store.entries import EntryStore
@@ -277,8 +277,8 @@ async def next_session(history_store: HistoryStore, selector: DomainSelector, tu
     registry = selector.registry
     # The day only matters to a date the words might name; the lift is all that is read here.
     shape = read_question(said, selector.build_active_context(registry.names), turn.at.date())
-    lift = target_lift(shape.terms, registry)
-    if lift is None:
+    lifts = target_lifts(shape.terms, registry)
+    if not lifts:
         return [Notice(text=texts.unknown_target_lift(said, lang), code="unknown_lift")]
-    text = await target_text(history_store, registry, turn.user, lift, lang)
+    text = await target_text(history_store, registry, turn.user, lifts, lang)
     return [Answer(text=text, language=lang)]

@@ -14,12 +14,18 @@ NEXT = "next"
 """The ``query_keywords`` intent of a question about the next session ("next time", "다음에")."""
 
 
-def target_lift(terms: Sequence[str], registry: DomainRegistry) -> str | None:
-    """The first term the progression rules cover (a lift), if any."""
-    return next((t for t in terms if progression_of(registry, t) is not None), None)
+def target_lifts(terms: Sequence[str], registry: DomainRegistry) -> list[str]:
+    """The terms the progression rules cover (lifts), in the order named."""
+    return [t for t in dict.fromkeys(terms) if progression_of(registry, t) is not None]
 
 
-async def target_text(history: HistoryStore, registry: DomainRegistry, user: str, lift: str, lang: str) -> str:
-    """The target of ``lift`` in the person's language, or that there is no session to build it from."""
-    target = await next_target(history, registry, user, lift)
-    return texts.next_target(target, lang) if target is not None else texts.no_target_history(lift, lang)
+async def target_text(
+    history: HistoryStore, registry: DomainRegistry, user: str, lifts: Sequence[str], lang: str
+) -> str:
+    """The target of each lift in the person's language (a line each), or that there is no session to build
+    it from."""
+    lines = []
+    for lift in lifts:
+        target = await next_target(history, registry, user, lift)
+        lines.append(texts.next_target(target, lang) if target is not None else texts.no_target_history(lift, lang))
+    return "\n".join(lines)

@@ -107,3 +107,18 @@ async def test_no_history_and_an_unknown_lift_are_said_plainly(open_engine: Open
         "You haven't logged squat yet, so there is no last session to build a target from. Log one and ask again."
     ]
     assert fake.titles() == []
+
+
+async def test_two_lifts_named_get_a_target_each(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    async with open_engine(read_in_code=True) as engine:
+        await log(engine, "bench 60kg 5x5", "squat 100kg 5x5")
+        (asked,) = await engine.handle(msg("what should I do on bench and squat next time?"))
+        (command,) = await engine.handle(next_of("bench squat"))
+    assert isinstance(asked, Answer) and asked.text.splitlines() == [
+        "Next bench press: 5 × 5 at 62.5 kg — linear progression: every work set of 60 kg × 5 was completed on "
+        "2026-11-20, +2.5 kg (upper body).",
+        "Next squat: 5 × 5 at 105 kg — linear progression: every work set of 100 kg × 5 was completed on "
+        "2026-11-20, +5 kg (lower body).",
+    ]
+    assert isinstance(command, Answer) and command.text == asked.text
+    assert fake.titles() == []

@@ -175,3 +175,13 @@ async def test_the_last_session_leaves_out_warm_ups_and_drop_sets_and_keeps_a_fa
         assert await next_target(history, BUILTIN, USER, "squat") is None
     finally:
         await db.close()
+
+
+def test_every_lift_the_built_in_rules_name_is_in_its_domains_vocabulary() -> None:
+    for name in BUILTIN.names:
+        domain = BUILTIN.get(name)
+        if domain is None or domain.progression is None:
+            continue
+        rules = domain.progression
+        named = [*rules.lower_body, *(lift for r in rules.rep_ranges for lift in r.lifts)]
+        assert [lift for lift in named if lift not in domain.vocabulary] == [], name
