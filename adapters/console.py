@@ -52,6 +52,7 @@ Commands:
   /status  show the open question or plan, if any
   /undo    revert the last approved plan or correction
   /history planning events of this conversation
+  /next bench   the next session's sets, reps and weight for a lift
   /export  write your entries to a CSV file here (/export json for JSON)
   /forget  delete everything Almanac keeps about you (asks first)
   /tz Area/City   set your time zone

@@ -66,7 +66,7 @@ class Engine(Intake):
         self.users = UserGate()
         """Lets /forget wait for the person's running turns (see `UserGate`)."""
         self._runner = Runner(self.graph, self.checkpointer, self.inbox, self.conversations, config.default_timezone)
-        controls = Controls(self._runner, self.entries, self.patches, self.users, db)
+        controls = Controls(self._runner, self.entries, self.patches, self.users, db, self.selector)
         self._backlog = controls.backlog
         self._dispatch = Dispatch(self._runner, controls, self.entries, self.selector, config.max_message_chars)
 

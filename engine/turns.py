@@ -65,7 +65,7 @@ class Resume(_Turn):
     """The platform's id for the press or reply; the same id again is not run twice (its outcomes come back)."""
 
 
-ControlAction = Literal["reset", "cancel", "undo", "export", "status", "retry", "timezone", "forget", "history"]
+ControlAction = Literal["reset", "cancel", "undo", "export", "status", "retry", "timezone", "forget", "history", "next"]
 
 
 class Control(_Turn):

@@ -30,6 +30,7 @@ CONTROLS: Final = MappingProxyType[str, ControlAction](
         "history": "history",
         "timezone": "timezone",
         "forget": "forget",
+        "next": "next",
     }
 )
 """Every command that becomes a `Control` turn, by its canonical name."""
@@ -40,7 +41,7 @@ ALIASES: Final = MappingProxyType({"tz": "timezone"})
 MESSAGE_COMMANDS: Final = ("log", "ask")
 """Commands whose argument is a message for the engine (``/log bench 55kg 10x5``)."""
 
-NEEDS_ARGUMENT: Final = frozenset({"log", "ask", "timezone"})
+NEEDS_ARGUMENT: Final = frozenset({"log", "ask", "timezone", "next"})
 """Commands that mean nothing without an argument; an adapter may show a usage hint instead."""
 
 CONFIRM_FIRST: Final = frozenset({"forget"})
@@ -51,6 +52,7 @@ USAGE: Final = MappingProxyType(
         "log": "/log bench 55kg 10x5",
         "ask": "/ask is my bench better than last week?",
         "timezone": "/timezone Asia/Seoul",
+        "next": "/next bench",
     }
 )
 """An example of each command in `NEEDS_ARGUMENT`, for the usage hint."""

@@ -23,6 +23,7 @@ When I am not sure, I ask: press a choice or reply in the thread. Plans change n
 `{command} retry` — run again a message that failed
 `{command} undo` — undo the last approved change
 `{command} history` — what was planned, decided and changed
+`{command} next <lift>` — the next session's sets, reps and weight, from your log
 `{command} timezone <Area/City>` — your time zone, so "yesterday" means yours
 `{command} export` — your entries as a CSV file, sent to you privately (`json`, `strong`: Strong's CSV)
 `{command} forget` — delete all your entries (asks first)"""
@@ -34,6 +35,7 @@ def usage(command: str, sub: str) -> str:
         "log": "log bench 55kg 10x5",
         "ask": "ask is my bench better than last week?",
         "timezone": "timezone Asia/Seoul",
+        "next": "next bench",
     }
     return f"Usage: `{command} {examples.get(sub, sub)}`"
 

@@ -13,6 +13,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("status", "Show the open question or plan"),
     ("undo", "Undo the last approved change"),
     ("history", "What was planned, decided and changed here"),
+    ("next", "Next session's target for a lift: /next bench"),
     ("timezone", "Set your time zone: /timezone Asia/Seoul"),
     ("export", "Download your entries as a CSV file"),
     ("forget", "Delete all your entries and this conversation"),
@@ -34,6 +35,7 @@ In a group, mention me or reply to me; everyone's entries stay their own.
 /status — show the open question or plan again
 /undo — undo the last approved change
 /history — what was planned, decided and changed here
+/next <i>lift</i> — the next session's sets, reps and weight, from your log
 /timezone <i>Area/City</i> — your time zone, so “yesterday” means yours
 /export — your entries as a CSV file
 /forget — delete all your entries and this conversation"""
@@ -82,6 +84,7 @@ def usage(command: str) -> str:
         "log": "/log bench 55kg 10x5",
         "ask": "/ask is my bench better than last week?",
         "timezone": "/timezone Asia/Seoul",
+        "next": "/next bench",
     }
     return f"Usage: <code>{examples[command]}</code>"
 

@@ -1,6 +1,7 @@
-"""The nine commands that steer a conversation rather than talk to the expert:
+"""The commands that steer a conversation rather than talk to the expert:
 ``reset``, ``cancel``, ``status``, ``retry``, ``timezone``, ``export``, ``undo``,
-``history`` and ``forget`` (the adapters' command map names them).
+``history`` and ``forget`` (the adapters' command map names them), and ``next``, a
+lift's next-session target computed by code (no model call, nothing changed).
 
 A command that changes something and carries the platform's delivery id is
 recorded in the inbox like any turn, so a second delivery of it (a redelivery
@@ -20,30 +21,44 @@ from pydantic import TypeAdapter
 from engine import texts
 from engine.conversation.backlog import Backlog
 from engine.conversation.runner import Runner
+from engine.domains.registry import DomainSelector
 from engine.entries.export import ExportFormat, all_entries
 from engine.entries.export import render as render_export
 from engine.entries.strong_format import strong_left_out
 from engine.interrupts import CANCEL, closed_by, to_outcome
 from engine.language.dates import today_in
-from engine.outcomes import Closed, Document, Failure, Notice, Outcome
+from engine.outcomes import Answer, Closed, Document, Failure, Notice, Outcome
+from engine.query.questions import read_question
+from engine.query.render import language_of
+from engine.query.targets import target_lifts, target_text
 from engine.runtime.locks import UserGate
 from engine.store.db import Database
 from engine.store.entries import EntryStore
+from engine.store.history import HistoryStore
 from engine.store.inbox import Conversations
 from engine.store.patches import PatchStore
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Resume, Turn
 
 _turn: TypeAdapter[Turn] = TypeAdapter(Turn)
 _outcomes: TypeAdapter[list[Outcome]] = TypeAdapter(list[Outcome])
-_NOT_RECORDED = frozenset({"status", "history", "export", "retry", "cancel"})
+_NOT_RECORDED = frozenset({"status", "history", "export", "next", "retry", "cancel"})
 """Read-only commands, /retry (each turn it runs is recorded) and /cancel (recorded when it resumes the graph)."""
 
 
 class Controls:
     """The commands, for every conversation (and, through `backlog`, the turns run again or later)."""
 
-    def __init__(self, runner: Runner, entries: EntryStore, patches: PatchStore, users: UserGate, db: Database) -> None:
+    def __init__(
+        self,
+        runner: Runner,
+        entries: EntryStore,
+        patches: PatchStore,
+        users: UserGate,
+        db: Database,
+        selector: DomainSelector,
+    ) -> None:
         self._runner = runner
+        self._selector = selector
         self._inbox = runner.inbox
         self._conversations = runner.conversations
         self._entries = entries
@@ -91,6 +106,8 @@ class Controls:
             return await undo(self._entries, self._patches, turn)
         if action == "history":
             return await history(self._patches, turn)
+        if action == "next":
+            return await next_session(HistoryStore(self._db, self._selector.registry), self._selector, turn)
         dropped = await self._dropped(thread, "Closed")
         removed = await self.forget(turn)
         return [*dropped, Notice(text=texts.forgotten(removed, with_conversation=True), code="forgotten")]
@@ -251,3 +268,17 @@ async def history(patches: PatchStore, turn: Control) -> list[Outcome]:
         return [Notice(text=texts.NO_PLANNING_EVENTS, code="nothing")]
     lines = [texts.history_line(at, kind, detail) for at, kind, _user, detail in events]
     return [Notice(text="\n".join(lines), code="history")]
+
+
+async def next_session(history_store: HistoryStore, selector: DomainSelector, turn: Control) -> list[Outcome]:
+    """``/next bench``: the lift's next-session target, read with every domain's words ("벤치" is bench press)."""
+    said = turn.argument.strip()
+    lang = language_of(said)
+    registry = selector.registry
+    # The day only matters to a date the words might name; the lift is all that is read here.
+    shape = read_question(said, selector.build_active_context(registry.names), turn.at.date())
+    lifts = target_lifts(shape.terms, registry)
+    if not lifts:
+        return [Notice(text=texts.unknown_target_lift(said, lang), code="unknown_lift")]
+    text = await target_text(history_store, registry, turn.user, lifts, lang)
+    return [Answer(text=text, language=lang)]

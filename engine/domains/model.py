@@ -161,6 +161,54 @@ ImportRole = Literal["", "lifts", "cardio", "activity"]
 """
 
 
+class RepRange(BaseModel):
+    """Double progression: the lifts trained within a rep range."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    lifts: list[str]
+    """Families or lifts (canonical terms) that follow this range; a family's variations follow it too."""
+    low: int = Field(ge=1)
+    """The bottom of the range: where the reps go back to after the weight goes up."""
+    high: int = Field(ge=1)
+    """The top of the range: reached on every set, the weight goes up."""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> RepRange:
+        if self.low > self.high:
+            raise ValueError(f"rep range {self.low}-{self.high}: low is above high")
+        return self
+
+
+class Progression(BaseModel):
+    """How code computes a lift's next-session target from its last session (``/next bench``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    increment: dict[str, float]
+    """Unit -> the smallest plate jump (``kg`` 2.5, ``lb`` 5): every target weight is a multiple of it."""
+    jump: dict[str, dict[str, float]]
+    """Linear progression: body region (``upper``, ``lower``) -> unit -> the weight added after a session whose
+    every work set was completed."""
+    lower_body: list[str] = Field(default_factory=list)
+    """Families or lifts that take the ``lower`` jump; every other lift takes ``upper``. Not checked against
+    the vocabulary here: a domain file may be read without its vocabulary folder (a copy in ``DOMAINS_DIR``);
+    ``tests/engine/domains`` checks the built-in names."""
+    rep_ranges: list[RepRange] = Field(default_factory=list)
+    """Double progression: lifts trained within a rep range; every other lift progresses linearly."""
+
+    @model_validator(mode="after")
+    def _complete(self) -> Progression:
+        if set(self.jump) != {"upper", "lower"}:
+            raise ValueError("progression.jump names exactly the regions upper and lower")
+        for region, by_unit in self.jump.items():
+            if set(by_unit) != set(self.increment):
+                raise ValueError(f"progression.jump.{region} must name the units of progression.increment")
+        if any(v <= 0 for v in self.increment.values()):
+            raise ValueError("progression.increment must be positive")
+        return self
+
+
 class Domain(BaseModel):
     """One domain, exactly as its data file says."""
 
@@ -229,6 +277,8 @@ class Domain(BaseModel):
     interaction_tools: list[str] = Field(default_factory=lambda: ["ask_user"])
     """How task formation may involve the person."""
     attempt_budget: AttemptBudget = Field(default_factory=AttemptBudget)
+    progression: Progression | None = None
+    """How code computes a lift's next-session target (lifting domains only)."""
 
     @model_validator(mode="before")
     @classmethod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,3 +45,41 @@ class Fact(BaseModel):
     """A difference between two values (latest vs previous, first vs latest): direction words follow its sign."""
     lower_is_better: bool = False
     """A fall is an improvement (pace, time)."""
+
+
+TargetRule = Literal["linear", "double", "repeat", "reps"]
+"""How a next-session target was made: linear (every work set completed: the region's jump), double (a rep
+range: a rep more, or the smallest increment at the top), repeat (a missed set: the same weight), reps
+(a bodyweight lift: a rep more on every set)."""
+
+
+class Target(BaseModel):
+    """A lift's next-session target, computed by code from its last session (``/next bench``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    exercise: str
+    """The canonical lift (``bench press``)."""
+    rule: TargetRule
+    weight: float | None
+    """The target weight, in ``unit``; None for a bodyweight lift."""
+    unit: str
+    """The unit the last session was logged in (``kg``, ``lb``); empty for bodyweight."""
+    reps: list[int]
+    """The reps of each target set."""
+    last_on: date
+    """The day of the last session it was computed from."""
+    last_weight: float | None
+    """The last session's work weight."""
+    last_reps: list[int]
+    """The reps of each of the last session's work sets (0 for a missed one)."""
+    added: float = 0.0
+    """The weight added to ``last_weight`` (0 when repeated)."""
+    region: Literal["upper", "lower", ""] = ""
+    """For a linear jump, the body region whose jump was added."""
+    rep_range: tuple[int, int] | None = None
+    """For double progression, the range (low, high)."""
+    missed: int = 0
+    """Missed work sets in the last session (a repeat)."""
+    entry_ids: list[str] = Field(default_factory=list)
+    """The entries of the last session."""

@@ -48,6 +48,7 @@ from engine.query.records import history_facts, merge
 from engine.query.references import RefTable
 from engine.query.render import language_of
 from engine.query.retrieval import Retriever, normalize_instructions
+from engine.query.targets import NEXT, target_lifts, target_text
 from engine.store.bouts import BoutStore
 from engine.store.history import HistoryStore
 
@@ -83,8 +84,9 @@ class QueryNodes:
 
     async def build_context(self, state: State) -> dict[str, Any]:
         t = TurnView(state, self.d)
+        registry = self.d.selector.registry
         domains = t.domains
-        if not domains and (fallback := self.d.selector.registry.fallback):
+        if not domains and (fallback := registry.fallback):
             domains = [fallback]
         ctx = t.context_of(domains)
         update: dict[str, Any] = {
@@ -97,6 +99,10 @@ class QueryNodes:
         if shape.date is not None and shape.date.status == "invalid":
             notice = Notice(text=texts.not_on_calendar(shape.date.phrase), code="bad_date")
             update.update(halt=True, **emit(notice))
+        elif t.intent == "QUERY" and NEXT in shape.intents and (lifts := target_lifts(shape.terms, registry)):
+            # "What should I do on bench next time?": the rules are data and the numbers code's; no model call.
+            text = await target_text(self._history[0], registry, t.user, lifts, update["language"])
+            update.update(halt=True, **emit(Answer(text=text, language=update["language"])))
         elif shape.unread and t.intent == "QUERY":
             # Never silently all time: say how the words were taken before the answer comes.
             update.update(emit(Notice(text=texts.period_not_read(shape.unread, update["language"]), code="period")))

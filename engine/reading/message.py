@@ -64,8 +64,9 @@ _REPORT = re.compile(
     r"|했어|했다|했음|했습니다|다녀왔|걸었|탔다|탔어|뛰었|달렸|수영했|등산",
     re.I,
 )
-# Query words too common in reports to make a question alone ("오늘 마지막 세트", "latest run felt good").
-_WEAK_INTENTS = frozenset({"recent"})
+# Query words too common in reports to make a question alone ("오늘 마지막 세트", "latest run felt good",
+# "next time go heavier").
+_WEAK_INTENTS = frozenset({"recent", "next"})
 # Where a log ends and a question about it begins ("bench 55kg 10x5 — is it better than last week?").
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\s+[—–-]+\s+|\n|,\s*(?=(?:is|was|how|did|am|are|what|compare)\b)", re.I)
 

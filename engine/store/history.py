@@ -89,6 +89,19 @@ class Sessions:
     recent_ids: list[str]
 
 
+@dataclass(frozen=True, slots=True)
+class WorkSet:
+    """One work set of a session (not a warm-up or drop set), completed or missed."""
+
+    entry_id: str
+    on: date
+    weight: float | None
+    unit: str
+    reps: int
+    done: bool
+    """Completed: reps > 0 and not marked a failure."""
+
+
 def _set(row: Any) -> SetRecord:
     return SetRecord(
         exercise=row["exercise"],
@@ -196,6 +209,31 @@ class HistoryStore:
             for weight, unit in weights:
                 await self._reps_at(user, out, weight, unit, args)
         return [out[n] for n in names if n in out]
+
+    async def last_session(self, user: str, exercise: str) -> list[WorkSet]:
+        """The work sets of the latest day ``exercise`` was trained, in the order logged (empty: never trained).
+
+        Warm-ups and drop sets are left out; failed sets are kept (``done`` False), since a miss decides the
+        next target.
+        """
+        work = "s.user_key = :u AND s.exercise = :x AND s.kind NOT IN ('warmup', 'drop')"
+        rows = await self._rows(
+            f"SELECT s.entry_id, s.occurred_on, s.weight, s.unit, s.reps, s.done FROM entry_sets s WHERE {work} "
+            f"AND s.occurred_on = (SELECT s.occurred_on FROM entry_sets s WHERE {work} "
+            "ORDER BY s.occurred_on DESC LIMIT 1) ORDER BY s.entry_rowid, s.set_num, s.id",
+            {"u": user, "x": exercise.strip().lower()},
+        )
+        return [
+            WorkSet(
+                entry_id=r["entry_id"],
+                on=date.fromisoformat(r["occurred_on"]),
+                weight=r["weight"],
+                unit=r["unit"] or "",
+                reps=int(r["reps"] or 0),
+                done=bool(r["done"]),
+            )
+            for r in rows
+        ]
 
     async def _by_ids(self, ids: Sequence[int]) -> list[Any]:
         if not ids:

@@ -114,3 +114,21 @@ async def test_a_question_code_reads_is_answered_with_the_model_down(open_engine
     assert "Heaviest completed set of bench press, all time: 55 kg × 10 (" in shown
     assert "언어 모델이 응답하지 않아" in shown and "벤치프레스 세션 수" in shown
     assert "can't reach" not in shown
+
+
+async def test_next_gives_the_target_computed_from_the_log_with_the_model_down(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
+    fake.stop()  # no model at all: the target is code's
+    out = io.StringIO()
+    lines = "bench 60kg 5, 5, 5, 5, 3\n/next bench\n/next 벤치\n/next deadlift\n/next xyzzy\n/next\n"
+    async with open_engine() as engine:
+        await ConsoleChat(engine, "kim", stdin=io.StringIO(lines), stdout=out).run()
+    shown = out.getvalue()
+    assert "Next bench press: 5 × 5 at 60 kg again — a set was missed on " in shown
+    assert "(60 kg: 5, 5, 5, 5, 3), so the weight stays until every set is completed." in shown
+    assert "다음 bench press: 60 kg 그대로 5회 × 5세트 — " in shown
+    assert "You haven't logged deadlift yet" in shown
+    assert "I don't know a lift called “xyzzy”" in shown
+    assert "Usage: /next bench" in shown
+    assert "can't reach" not in shown

@@ -27,3 +27,21 @@ async def test_logs_code_reads_need_no_model(
         assert "bench press 55 kg × 10 reps × 5 sets" in korean.shown()
         assert await engine.entries.count(ME) == 2
     assert ws.slack.errors == [] and fake.titles() == []
+
+
+async def test_almanac_next_gives_the_target_computed_from_the_log_with_no_model(
+    sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
+) -> None:
+    async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
+        await ws.post("bench 60kg 5x5", channel=DM)
+        assert (await ws.slash("next bench")).body == ""
+        assert ws.ephemeral_texts()[-1].startswith("Next bench press: 5 × 5 at 62.5 kg — linear progression: ")
+        assert ws.ephemeral_texts()[-1].endswith(", +2.5 kg (upper body).")
+        await ws.slash("next 벤치")
+        assert ws.ephemeral_texts()[-1].startswith("다음 bench press: 62.5 kg로 5회 × 5세트 — 선형 증량")
+        await ws.slash("next squat")
+        assert ws.ephemeral_texts()[-1].startswith("You haven't logged squat yet")
+        await ws.slash("next xyzzy")
+        assert "I don't know a lift called “xyzzy”" in ws.ephemeral_texts()[-1]
+        assert (await ws.slash("next")).shown() == "Usage: `/almanac next bench`"
+    assert ws.slack.errors == [] and fake.titles() == []

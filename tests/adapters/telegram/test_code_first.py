@@ -26,3 +26,22 @@ async def test_logs_and_small_talk_need_no_model(sqlite_engine: OpenEngine, fake
         assert "running" in run.text and "5 km" in run.text
         assert await engine.entries.count(ME) == 3
     assert fake.titles() == []
+
+
+async def test_next_gives_the_target_computed_from_the_log_with_no_model(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
+    async with sqlite_engine() as engine, running(tg, engine) as bot:
+        await bot.say("bench 60kg 5x5")
+        (target,) = await bot.say("/next bench")
+        assert target.text.startswith("Next bench press: 5 × 5 at 62.5 kg — linear progression: every work set of ")
+        assert "+2.5 kg (upper body)." in target.text
+        (korean,) = await bot.say("/next 벤치")
+        assert korean.text.startswith("다음 bench press: 62.5 kg로 5회 × 5세트 — 선형 증량")
+        (never,) = await bot.say("/next squat")
+        assert never.text.startswith("You haven't logged squat yet")
+        (unknown,) = await bot.say("/next xyzzy")
+        assert "I don't know a lift called “xyzzy”" in unknown.text
+        (usage,) = await bot.say("/next")
+        assert "/next bench" in usage.text
+    assert fake.titles() == []
