@@ -276,9 +276,10 @@ async def next_session(history_store: HistoryStore, selector: DomainSelector, tu
     lang = language_of(said)
     registry = selector.registry
     # The day only matters to a date the words might name; the lift is all that is read here.
-    shape = read_question(said, selector.build_active_context(registry.names), turn.at.date())
+    everything = selector.build_active_context(registry.names)
+    shape = read_question(said, everything, turn.at.date())
     lifts = target_lifts(shape.terms, registry)
     if not lifts:
         return [Notice(text=texts.unknown_target_lift(said, lang), code="unknown_lift")]
-    text = await target_text(history_store, registry, turn.user, lifts, lang)
+    text = await target_text(history_store, everything, turn.user, lifts, lang)
     return [Answer(text=text, language=lang)]

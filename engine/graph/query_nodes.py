@@ -101,7 +101,7 @@ class QueryNodes:
             update.update(halt=True, **emit(notice))
         elif t.intent == "QUERY" and NEXT in shape.intents and (lifts := target_lifts(shape.terms, registry)):
             # "What should I do on bench next time?": the rules are data and the numbers code's; no model call.
-            text = await target_text(self._history[0], registry, t.user, lifts, update["language"])
+            text = await target_text(self._history[0], ctx, t.user, lifts, update["language"])
             update.update(halt=True, **emit(Answer(text=text, language=update["language"])))
         elif shape.unread and t.intent == "QUERY":
             # Never silently all time: say how the words were taken before the answer comes.

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import texts
-from engine.domains.registry import DomainRegistry
+from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.facts.targets import next_target, progression_of
+from engine.query.render import korean_names
 from engine.store.history import HistoryStore
 
 NEXT = "next"
@@ -20,12 +21,17 @@ def target_lifts(terms: Sequence[str], registry: DomainRegistry) -> list[str]:
 
 
 async def target_text(
-    history: HistoryStore, registry: DomainRegistry, user: str, lifts: Sequence[str], lang: str
+    history: HistoryStore, ctx: ActiveDomainContext, user: str, lifts: Sequence[str], lang: str
 ) -> str:
-    """The target of each lift in the person's language (a line each), or that there is no session to build
-    it from."""
+    """The target of each lift in the person's language (a line each, the lift by its name in that language),
+    or that there is no session to build it from."""
+    names = korean_names(lifts, ctx.vocabulary_map) if lang == "ko" else {}
     lines = []
     for lift in lifts:
-        target = await next_target(history, registry, user, lift)
-        lines.append(texts.next_target(target, lang) if target is not None else texts.no_target_history(lift, lang))
+        target = await next_target(history, ctx.registry, user, lift)
+        name = names.get(lift, lift)
+        if target is None:
+            lines.append(texts.no_target_history(name, lang))
+        else:
+            lines.append(texts.next_target(target.model_copy(update={"exercise": name}), lang))
     return "\n".join(lines)

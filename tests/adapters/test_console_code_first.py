@@ -127,7 +127,7 @@ async def test_next_gives_the_target_computed_from_the_log_with_the_model_down(
     shown = out.getvalue()
     assert "Next bench press: 5 × 5 at 60 kg again — a set was missed on " in shown
     assert "(60 kg: 5, 5, 5, 5, 3), so the weight stays until every set is completed." in shown
-    assert "다음 bench press: 60 kg 그대로 5회 × 5세트 — " in shown
+    assert "다음 벤치프레스: 60 kg 그대로 5회 × 5세트 — " in shown
     assert "You haven't logged deadlift yet" in shown
     assert "I don't know a lift called “xyzzy”" in shown
     assert "Usage: /next bench" in shown

@@ -51,7 +51,7 @@ async def test_next_bench_gives_the_linear_target_with_its_rule_in_english_and_k
         and squat.language == "ko"
         and squat.text
         == (
-            "다음 squat: 105 kg로 5회 × 5세트 — 선형 증량: 2026-11-20에 100 kg × 5회 작업 세트를 모두 완료해서 +5 kg (하체)."
+            "다음 스쿼트: 105 kg로 5회 × 5세트 — 선형 증량: 2026-11-20에 100 kg × 5회 작업 세트를 모두 완료해서 +5 kg (하체)."
         )
     )
     assert isinstance(korean, Answer) and "62.5 kg로 5회 × 5세트" in korean.text
@@ -79,9 +79,7 @@ async def test_the_question_form_is_read_and_answered_in_code_in_english_and_kor
         curl = await engine.handle(msg("what's my curl target for next session?"))
     assert [type(o) for o in english] == [Answer]
     assert english[0].text.startswith("Next bench press: 5 × 5 at 62.5 kg — linear progression")
-    assert [type(o) for o in korean] == [Answer] and korean[0].text.startswith(
-        "다음 bench press: 62.5 kg로 5회 × 5세트"
-    )
+    assert [type(o) for o in korean] == [Answer] and korean[0].text.startswith("다음 벤치프레스: 62.5 kg로 5회 × 5세트")
     assert curl[0].text == (
         "Next biceps curl: 3 sets of 12, 12, 11 at 12.5 kg — double progression (8–12 reps): one more rep on "
         "every set below 12 (2026-11-20: 12, 11, 10)."
@@ -99,7 +97,7 @@ async def test_no_history_and_an_unknown_lift_are_said_plainly(open_engine: Open
     assert isinstance(never, Answer) and never.text == (
         "You haven't logged deadlift yet, so there is no last session to build a target from. Log one and ask again."
     )
-    assert isinstance(ko, Answer) and ko.text.startswith("아직 deadlift 기록이 없어")
+    assert isinstance(ko, Answer) and ko.text.startswith("아직 데드리프트 기록이 없어")
     assert isinstance(unknown, Notice) and unknown.code == "unknown_lift"
     assert unknown.text == "I don't know a lift called “xyzzy”. Next-session targets are for lifts, e.g. /next bench."
     assert isinstance(run, Notice) and run.code == "unknown_lift"

@@ -38,7 +38,7 @@ async def test_almanac_next_gives_the_target_computed_from_the_log_with_no_model
         assert ws.ephemeral_texts()[-1].startswith("Next bench press: 5 × 5 at 62.5 kg — linear progression: ")
         assert ws.ephemeral_texts()[-1].endswith(", +2.5 kg (upper body).")
         await ws.slash("next 벤치")
-        assert ws.ephemeral_texts()[-1].startswith("다음 bench press: 62.5 kg로 5회 × 5세트 — 선형 증량")
+        assert ws.ephemeral_texts()[-1].startswith("다음 벤치프레스: 62.5 kg로 5회 × 5세트 — 선형 증량")
         await ws.slash("next squat")
         assert ws.ephemeral_texts()[-1].startswith("You haven't logged squat yet")
         await ws.slash("next xyzzy")

@@ -37,7 +37,7 @@ async def test_next_gives_the_target_computed_from_the_log_with_no_model(
         assert target.text.startswith("Next bench press: 5 × 5 at 62.5 kg — linear progression: every work set of ")
         assert "+2.5 kg (upper body)." in target.text
         (korean,) = await bot.say("/next 벤치")
-        assert korean.text.startswith("다음 bench press: 62.5 kg로 5회 × 5세트 — 선형 증량")
+        assert korean.text.startswith("다음 벤치프레스: 62.5 kg로 5회 × 5세트 — 선형 증량")
         (never,) = await bot.say("/next squat")
         assert never.text.startswith("You haven't logged squat yet")
         (unknown,) = await bot.say("/next xyzzy")
