@@ -114,3 +114,15 @@ async def test_a_question_code_reads_is_answered_with_the_model_down(open_engine
     assert "Heaviest completed set of bench press, all time: 55 kg × 10 (" in shown
     assert "언어 모델이 응답하지 않아" in shown and "벤치프레스 세션 수" in shown
     assert "can't reach" not in shown
+
+
+async def test_a_record_is_shown_under_the_confirmation(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.stop()
+    out = io.StringIO()
+    async with open_engine() as engine:
+        lines = "bench 55kg 10x5\n벤치프레스 60키로 5x5\n"
+        await ConsoleChat(engine, "kim", stdin=io.StringIO(lines), stdout=out).run()
+    shown = out.getvalue().splitlines()
+    assert "🆕 First time logged: bench press." in shown
+    (record,) = [line for line in shown if line.startswith("🏆")]
+    assert record.startswith("🏆 bench press 최고 중량 경신: 60 kg × 5 (이전: 55 kg × 10, ")

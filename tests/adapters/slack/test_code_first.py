@@ -27,3 +27,17 @@ async def test_logs_code_reads_need_no_model(
         assert "bench press 55 kg × 10 reps × 5 sets" in korean.shown()
         assert await engine.entries.count(ME) == 2
     assert ws.slack.errors == [] and fake.titles() == []
+
+
+async def test_a_record_is_shown_under_the_confirmation(
+    sqlite_engine: OpenEngine, slack: FakeSlack, tmp_path: Path
+) -> None:
+    async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
+        await ws.post("bench 55kg 10x5", channel=DM)
+        await ws.post("bench 60kg 5x5", channel=DM)
+        first, record = ws.slack.messages(DM)
+        assert first.shown().splitlines()[1:] == ["🆕 First time logged: bench press."]
+        logged, line = record.shown().splitlines()
+    assert logged.startswith("✓ Logged ") and "bench press 60 kg × 5 reps × 5 sets" in logged
+    assert line.startswith("🏆 New heaviest bench press: 60 kg × 5 (before: 55 kg × 10, ")
+    assert ws.slack.errors == []

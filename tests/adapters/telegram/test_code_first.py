@@ -26,3 +26,13 @@ async def test_logs_and_small_talk_need_no_model(sqlite_engine: OpenEngine, fake
         assert "running" in run.text and "5 km" in run.text
         assert await engine.entries.count(ME) == 3
     assert fake.titles() == []
+
+
+async def test_a_record_is_shown_under_the_confirmation(sqlite_engine: OpenEngine, tg: FakeTelegram) -> None:
+    async with sqlite_engine() as engine, running(tg, engine) as bot:
+        (first,) = await bot.say("bench 55kg 10x5")
+        assert first.text.splitlines()[1:] == ["🆕 First time logged: bench press."]
+        (record,) = await bot.say("bench 60kg 5x5")
+    logged, line = record.text.splitlines()
+    assert logged.startswith("✓ Logged ") and "bench press 60 kg × 5 reps × 5 sets" in logged
+    assert line.startswith("🏆 New heaviest bench press: 60 kg × 5 (before: 55 kg × 10, ")
