@@ -45,7 +45,7 @@ def _one(select: str) -> str:
     return f"SELECT * FROM ({select} LIMIT 1)"
 
 
-def _lift_parts(i: int, lift: str, ats: list[str], args: dict[str, Any]) -> list[str]:
+def _lift_parts(i: int, lift: str, ats: dict[str, float | None], args: dict[str, Any]) -> list[str]:
     lp = f":l{i}"
     args[lp[1:]] = lift
     sets, work = _SETS.format(l=lp), _WORK.format(l=lp)
@@ -53,27 +53,27 @@ def _lift_parts(i: int, lift: str, ats: list[str], args: dict[str, Any]) -> list
         f"SELECT 'seen', {lp}, '', NULL, '', NULL, NULL, NULL WHERE EXISTS (SELECT 1 {sets})",
         _one(
             f"SELECT 'heaviest', {lp}, '', weight, unit, reps, weight_kg, occurred_on {work} "
-            "AND weight_kg IS NOT NULL ORDER BY weight_kg DESC, occurred_on"
+            "AND weight_kg IS NOT NULL ORDER BY weight_kg DESC, reps DESC, occurred_on"
         ),
         _one(
             f"SELECT 'e1rm', {lp}, '', weight, unit, reps, e1rm_kg, occurred_on {work} "
             "AND e1rm_kg IS NOT NULL ORDER BY e1rm_kg DESC, occurred_on"
         ),
         _one(
-            f"SELECT 'volume', {lp}, '', NULL, '', NULL, sum(weight_kg * reps) AS v, min(occurred_on) AS d {work} "
-            "AND weight_kg IS NOT NULL GROUP BY entry_id ORDER BY v DESC, d"
+            f"SELECT 'volume', {lp}, '', NULL, '', NULL, volume_kg, occurred_on FROM entry_volumes "
+            f"WHERE user_key = :u AND exercise = {lp} AND entry_id != :id ORDER BY volume_kg DESC, occurred_on"
         ),
     ]
-    for j, at in enumerate(ats):
-        ap = f":a{i}_{j}"
-        args[ap[1:]] = at
-        where = "weight_kg IS NULL"
-        if at != "bw":
-            args[f"lo{i}_{j}"], args[f"hi{i}_{j}"] = float(at) - 0.005, float(at) + 0.005
-            where = f"weight_kg BETWEEN :lo{i}_{j} AND :hi{i}_{j}"
+    for j, (at, kg) in enumerate(ats.items()):
+        ap, wp = f":a{i}_{j}", f":w{i}_{j}"
+        args[ap[1:]], args[wp[1:]] = at, kg
+        # Equality, not a range: the index then gives the rows in reps order (kg is computed alike here
+        # and in the entry_sets trigger, so a weight in lb matches itself).
+        where = "weight_kg IS NULL" if kg is None else f"weight_kg = {wp}"
         parts.append(
             _one(
-                f"SELECT 'reps_at', {lp}, {ap}, weight, unit, reps, reps, occurred_on {work} AND {where} ORDER BY reps DESC, occurred_on"
+                f"SELECT 'reps_at', {lp}, {ap}, weight, unit, reps, reps, occurred_on {work} AND {where} "
+                "ORDER BY reps DESC, occurred_on"
             )
         )
     return parts
@@ -125,7 +125,7 @@ class RecordStore:
         lifts = working_sets(entry.data) if announced else {}
         for i, (lift, sets) in enumerate(lifts.items()):
             subjects.append(lift)
-            parts += _lift_parts(i, lift, list(dict.fromkeys(s.at for s in sets)), args)
+            parts += _lift_parts(i, lift, {s.at: s.kg for s in sets}, args)
         spec, bout = self._domains.bouts.get(entry.domain) if announced else None, None
         if spec is not None:
             # Bouts are read into entry_bouts lazily: bring it up to date before comparing.

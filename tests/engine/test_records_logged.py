@@ -215,8 +215,8 @@ GOLDEN: list[tuple[str, list[str]]] = [
     ),
     ("bench 45kg 10x5", []),  # no earlier set at 45 kg, nothing beaten
     ("squat 100kg 5x5", ["First time logged: squat."]),
-    # 55 kg was first lifted on 2026-11-21: a tie goes to the day it was set.
-    ("bench 60kg 3 reps x 5 sets", ["New heaviest bench press: 60 kg × 3 (before: 55 kg × 8, 2026-11-21)"]),
+    # The best before is the heaviest set with the most reps at it (a tie goes to the day it was set).
+    ("bench 60kg 3 reps x 5 sets", ["New heaviest bench press: 60 kg × 3 (before: 55 kg × 10, 2026-11-22)"]),
     ("bench 60kg 3 reps x 5 sets", []),
 ]
 
