@@ -10,7 +10,9 @@ from pathlib import Path
 
 from engine import EngineConfig, Logbook
 from engine.agents.schemas import ParserOutput
+from engine.domains.registry import DomainRegistry
 from engine.outcomes import ApprovalRequest, Logged, Record
+from engine.store.records import RecordStore
 from engine.turns import ApprovalDecision, Control, Message, Resume
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import FakeOllama
@@ -225,3 +227,24 @@ async def test_a_hand_computed_history_entry_by_entry(open_engine: OpenEngine) -
     async with open_engine() as engine:
         for day, (text, expected) in enumerate(GOLDEN, start=1):
             assert lines(await engine.handle(on(day, text))) == expected, text
+
+
+async def test_a_store_run_again_says_the_same_records_and_stores_once(open_engine: OpenEngine) -> None:
+    """A node re-runs from its top when a thread resumes: the same entry stored again says what it said."""
+    async with open_engine() as engine:
+        await engine.handle(on(1, "bench 55kg 10x5"))
+        store = RecordStore(engine.entries.db, DomainRegistry.load())
+        entry = scripts.bench_entry(date(2026, 11, 21), 60, 5, source_key="turn:x:0").model_copy(
+            update={"source": "chat"}
+        )
+        first = await store.log(USER, entry, "en")
+        again = await store.log(USER, entry, "en")
+        assert [r.kind for r in first.records] == ["heaviest"] and again == first
+        assert await engine.entries.count(USER) == 2
+
+
+async def test_a_longer_run_in_korean_names_the_sport_in_korean(open_engine: OpenEngine) -> None:
+    async with open_engine() as engine:
+        assert lines(await engine.handle(on(1, "러닝 5km 30분"))) == ["러닝 첫 기록이에요."]
+        out = await engine.handle(on(2, "러닝 8km 48분"))
+    assert lines(out) == ["러닝 최장 거리 경신: 8 km (이전: 5 km, 2026년 11월 20일)"]
