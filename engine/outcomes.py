@@ -67,7 +67,8 @@ class Record(BaseModel):
     shown: str
     """The new best as a person reads it (``60 kg × 5``; an estimate names its set)."""
     previous: float | None = None
-    """The best before it, in ``unit``; None for ``first``."""
+    """The best before it, as it was logged (a weight in its own unit, as ``previous_shown`` says);
+    None for ``first``."""
     previous_shown: str = ""
     previous_on: date | None = None
     """The day the previous best was set."""

@@ -210,6 +210,7 @@ QUERY_DECLINE_FALLBACK = "I'll answer with what your entries show."
 _RECORD_EN = {
     "heaviest": "New heaviest {subject}: {shown}",
     "reps_at": "Most reps at {at} on {subject}: {shown}",
+    "reps_bw": "Most reps in one set of {subject}: {shown}",
     "e1rm": "New best estimated 1RM on {subject}: {shown}",
     "volume": "Best {subject} session volume: {shown}",
     "longest": "Longest {subject}: {shown}",
@@ -218,6 +219,7 @@ _RECORD_EN = {
 _RECORD_KO = {
     "heaviest": "{subject} 최고 중량 경신: {shown}",
     "reps_at": "{subject} {at} 최다 반복 경신: {shown}",
+    "reps_bw": "{subject} 한 세트 최다 반복 경신: {shown}",
     "e1rm": "{subject} 추정 1RM 최고 경신: {shown}",
     "volume": "{subject} 세션 볼륨 최고 경신: {shown}",
     "longest": "{subject} 최장 거리 경신: {shown}",

@@ -168,7 +168,7 @@ class Judge:
                 where = f"{_num(s.weight)} {s.unit}".strip() if s.weight is not None else "BW"
                 self._add("reps_at", lift, at, s.reps, value=s.reps, unit="reps", shown=shown,
                           previous=p.reps, previous_shown=before, previous_on=p.on,
-                          text=self._line("reps_at", lift, shown, before, p.on, where))  # fmt: skip
+                          text=self._line("reps_at" if s.kg is not None else "reps_bw", lift, shown, before, p.on, where))  # fmt: skip
         self._e1rm(lift, weighted)
         self._volume(lift, weighted)
 
@@ -195,11 +195,12 @@ class Judge:
         score = sum((s.kg or 0.0) * s.reps for s in weighted)
         if not self._beats("volume", lift, "", score, p.value):
             return
-        unit = weighted[0].unit
-        mine = sum((s.weight or 0.0) * s.reps for s in weighted) if len({s.unit for s in weighted}) == 1 else score
-        unit = unit if len({s.unit for s in weighted}) == 1 else "kg"
+        # Shown in the unit it was logged in; a session in both kg and lb in kg.
+        units = {s.unit for s in weighted}
+        unit = next(iter(units)) if len(units) == 1 else "kg"
+        mine = sum((s.weight or 0.0) * s.reps for s in weighted) if len(units) == 1 else score
         theirs = p.value / LB if unit == "lb" else p.value
-        shown, before = f"{_num(mine)} {unit}", f"{_num(theirs)} {unit}"
+        shown, before = f"{_num(mine)} {unit}".strip(), f"{_num(theirs)} {unit}".strip()
         self._add("volume", lift, "", score, value=mine, unit=unit, shown=shown, previous=theirs,
                   previous_shown=before, previous_on=p.on, text=self._line("volume", lift, shown, before, p.on))  # fmt: skip
 

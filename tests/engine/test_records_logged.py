@@ -248,3 +248,10 @@ async def test_a_longer_run_in_korean_names_the_sport_in_korean(open_engine: Ope
         assert lines(await engine.handle(on(1, "러닝 5km 30분"))) == ["러닝 첫 기록이에요."]
         out = await engine.handle(on(2, "러닝 8km 48분"))
     assert lines(out) == ["러닝 최장 거리 경신: 8 km (이전: 5 km, 2026년 11월 20일)"]
+
+
+async def test_a_bodyweight_lift_counts_reps_in_a_set(open_engine: OpenEngine) -> None:
+    async with open_engine() as engine:
+        await engine.handle(on(1, "pull-ups 8 reps x 3 sets"))
+        out = await engine.handle(on(2, "pull-ups 10 reps x 3 sets"))
+    assert lines(out) == ["Most reps in one set of pull-up: BW × 10 (before: BW × 8, 2026-11-20)"]
