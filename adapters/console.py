@@ -22,7 +22,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from adapters.common import REVISE_PROMPT, Pending, command_turn, open_prompt, read_command, read_typed, visible
 from adapters.common.intake import DeliveryStore
-from adapters.common.notes import entry_dates, notes_for
+from adapters.common.notes import entry_dates, notes_for, record_lines
 from engine import (
     Answer,
     ApprovalDecision,
@@ -69,7 +69,11 @@ KEPT = "· Stopped. What you sent is kept and runs when you start Almanac again.
 def render(outcome: Outcome) -> str:
     """One outcome as plain text."""
     if isinstance(outcome, Logged):
-        return "\n".join(f"✓ {e.action} {e.on.isoformat()} · {e.domain} · {e.summary}" for e in outcome.entries)
+        return "\n".join(
+            line
+            for e in outcome.entries
+            for line in [f"✓ {e.action} {e.on.isoformat()} · {e.domain} · {e.summary}", *record_lines(e)]
+        )
     if isinstance(outcome, Answer):
         notes = notes_for(outcome)
         text = outcome.text + (f" ({notes.partial})" if outcome.partial else "")

@@ -31,6 +31,7 @@ from engine.outcomes import (
     Notice,
     Outcome,
     Question,
+    Record,
 )
 from engine.store.db import DataDirError, check_writable
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, ControlAction, Message, Resume, Turn
@@ -100,6 +101,7 @@ __all__ = [
     "Logbook",
     "Logged",
     "LoggedEntry",
+    "Record",
     "Message",
     "Notice",
     "Outcome",

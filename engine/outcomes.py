@@ -45,6 +45,37 @@ class Answer(_Outcome):
     """The person's language: adapters write their notes around the answer (partial, sources) in it."""
 
 
+RecordKind = Literal["first", "heaviest", "reps_at", "e1rm", "volume", "longest", "pace"]
+"""What a logged entry set: the first time a lift or sport was logged, or a personal record (a PR)."""
+
+
+class Record(BaseModel):
+    """A record an entry set when it was logged, compared by code with the person's earlier history."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: RecordKind
+    """``first`` (first time logged, no PR), ``heaviest`` (weight), ``reps_at`` (most reps at a weight),
+    ``e1rm`` (best estimated 1RM), ``volume`` (best session volume), ``longest`` (distance), ``pace``
+    (fastest pace at about this distance)."""
+    subject: str
+    """The lift (``bench press``, a variation is its own lift) or the sport (``running``)."""
+    value: float
+    """The new best, in ``unit``; 0 for ``first``."""
+    unit: str
+    """``kg``, ``lb``, ``reps``, ``km``, ``m``, or a pace's ``s/km``, ``s/100m``."""
+    shown: str
+    """The new best as a person reads it (``60 kg × 5``; an estimate names its set)."""
+    previous: float | None = None
+    """The best before it, as it was logged (a weight in its own unit, as ``previous_shown`` says);
+    None for ``first``."""
+    previous_shown: str = ""
+    previous_on: date | None = None
+    """The day the previous best was set."""
+    text: str
+    """The whole line in the person's language, e.g. ``New heaviest bench press: 60 kg × 5 (before: …)``."""
+
+
 class LoggedEntry(BaseModel):
     """One stored entry, as the person should see it confirmed."""
 
@@ -57,6 +88,8 @@ class LoggedEntry(BaseModel):
     """One line, e.g. ``bench press 55 kg × 10 × 5 sets``."""
     action: Literal["logged", "corrected", "planned"] = "logged"
     """What happened to it: logged now, a correction of an earlier entry, or a session planned ahead."""
+    records: list[Record] = Field(default_factory=list)
+    """Records it set (or ``first``), each said once ever: adapters show them under the confirmation."""
 
 
 class Logged(_Outcome):

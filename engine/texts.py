@@ -207,6 +207,47 @@ def what_was_meant(text: str) -> str:
 QUERY_DECLINE_FALLBACK = "I'll answer with what your entries show."
 
 
+# --------------------------------------------------------------------------- records set when logging
+
+_RECORD_EN = {
+    "heaviest": "New heaviest {subject}: {shown}",
+    "reps_at": "Most reps at {at} on {subject}: {shown}",
+    "reps_bw": "Most reps in one set of {subject}: {shown}",
+    "e1rm": "New best estimated 1RM on {subject}: {shown}",
+    "volume": "Best {subject} session volume: {shown}",
+    "longest": "Longest {subject}: {shown}",
+    "pace": "Fastest {subject} pace over {at}: {shown}",
+}
+_RECORD_KO = {
+    "heaviest": "{subject} 최고 중량 경신: {shown}",
+    "reps_at": "{subject} {at} 최다 반복 경신: {shown}",
+    "reps_bw": "{subject} 한 세트 최다 반복 경신: {shown}",
+    "e1rm": "{subject} 추정 1RM 최고 경신: {shown}",
+    "volume": "{subject} 세션 볼륨 최고 경신: {shown}",
+    "longest": "{subject} 최장 거리 경신: {shown}",
+    "pace": "{subject} {at} 최고 페이스 경신: {shown}",
+}
+
+
+def first_logged(subject: str, lang: str = "en") -> str:
+    """A lift or sport logged for the first time: no record to beat yet."""
+    return f"{subject} 첫 기록이에요." if lang == "ko" else f"First time logged: {subject}."
+
+
+def estimate_from(value: str, set_text: str, lang: str = "en") -> str:
+    """An estimated 1RM with the set it came from (``70 kg, from 60 kg × 5``)."""
+    return f"{value} ({set_text} 기준)" if lang == "ko" else f"{value}, from {set_text}"
+
+
+def record_line(kind: str, subject: str, shown: str, before: str, on: date, at: str = "", lang: str = "en") -> str:
+    """A record an entry set, with the best before it and its day."""
+    if lang == "ko":
+        said = _RECORD_KO[kind].format(subject=subject, shown=shown, at=at)
+        return f"{said} (이전: {before}, {on.year}년 {on.month}월 {on.day}일)"
+    said = _RECORD_EN[kind].format(subject=subject, shown=shown, at=at)
+    return f"{said} (before: {before}, {on.isoformat()})"
+
+
 def not_on_calendar(phrase: str) -> str:
     return f"“{phrase}” is not a date on the calendar. Which day did you mean?"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Answer
+from engine import Answer, LoggedEntry
 
 
 @dataclass(frozen=True)
@@ -46,3 +46,9 @@ def notes_for(answer: Answer) -> AnswerNotes:
 def entry_dates(answer: Answer) -> list[str]:
     """The days of the entries an answer cites, in order, once each."""
     return list(dict.fromkeys(c.on.isoformat() for c in answer.citations if c.on is not None))
+
+
+def record_lines(entry: LoggedEntry) -> list[str]:
+    """The records a logged entry set, one plain line each, as every platform shows them under it:
+    ``🏆`` for a personal record, ``🆕`` for a lift or sport logged for the first time."""
+    return [f"{'🆕' if r.kind == 'first' else '🏆'} {r.text}" for r in entry.records]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from adapters.common.notes import entry_dates, notes_for
+from adapters.common.notes import entry_dates, notes_for, record_lines
 from adapters.slack.actions import Press, owner_of
 from adapters.slack.text import COMMAND, MARKDOWN_LIMIT, SECTION_LIMIT, as_typed, esc, shorten, split
 from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome
@@ -53,7 +53,9 @@ def render(outcome: Outcome, conversation: str, command: str = COMMAND) -> list[
         return answer(outcome.model_copy(update={"text": as_typed(outcome.text, command)}))
     if isinstance(outcome, Logged):
         lines = [
-            f"✓ {e.action.capitalize()} {e.on.isoformat()} · {e.domain} · {e.summary}" for e in outcome.entries
+            line
+            for e in outcome.entries
+            for line in [f"✓ {e.action.capitalize()} {e.on.isoformat()} · {e.domain} · {e.summary}", *record_lines(e)]
         ] or ["✓ Logged."]
         return plain("\n".join(lines))
     if isinstance(outcome, Ask):

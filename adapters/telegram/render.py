@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
 
-from adapters.common.notes import entry_dates, notes_for
+from adapters.common.notes import entry_dates, notes_for, record_lines
 from adapters.telegram.keyboards import approval_keyboard, ask_keyboard
 from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome
 
@@ -46,7 +46,12 @@ def render(outcome: Outcome, owner: int | None = None) -> Rendered | None:
     if isinstance(outcome, Logged):
         return Rendered(
             "\n".join(
-                f"✓ {e.action.capitalize()} {e.on.isoformat()} · {esc(e.domain)} · {esc(e.summary)}"
+                "\n".join(
+                    [
+                        f"✓ {e.action.capitalize()} {e.on.isoformat()} · {esc(e.domain)} · {esc(e.summary)}",
+                        *map(esc, record_lines(e)),
+                    ]
+                )
                 for e in outcome.entries
             )
             or "✓ Logged."

@@ -29,7 +29,9 @@ from engine.graph.view import TurnView
 from engine.interrupts import AskQuestion, Cancelled
 from engine.language.dates import resolve_date
 from engine.outcomes import Logged, LoggedEntry, Notice
+from engine.query.render import language_of
 from engine.reading.message import keep_read, parsed_from, read_message
+from engine.store.records import RecordStore
 
 EMPTY_PARSE = "what was done"
 """The gap of a parse that read nothing."""
@@ -47,6 +49,13 @@ class LogNodes:
 
     def __init__(self, deps: Deps) -> None:
         self.d = deps
+        self._record_store: RecordStore | None = None
+
+    @property
+    def _records(self) -> RecordStore:
+        if self._record_store is None:
+            self._record_store = RecordStore(self.d.entries.db, self.d.selector.registry)
+        return self._record_store
 
     async def route(self, state: State) -> dict[str, Any]:
         registry = self.d.selector.registry
@@ -218,12 +227,18 @@ class LogNodes:
             terms=list(dict.fromkeys([*ctx.vocabulary.terms(text), *(e.name for e in parsed.exercises)])),
             source_key=f"turn:{t.turn_id}:0",
         )
-        stored = await self.d.entries.add(t.user, [entry])
-        # A planned session of that day and exercise is now done.
-        await self.d.entries.complete_planned(t.user, on, entry.terms)
+        # Stored with the records it set (said once ever), completing a planned session of that day.
+        stored = await self._records.log(t.user, entry, language_of(t.text))
+        logged = Logged(
+            entries=[
+                LoggedEntry(
+                    entry_id=stored.entry_id, on=on, domain=entry.domain, summary=entry.summary, records=stored.records
+                )
+            ]
+        )
         if date_notice:
-            return emit(_logged(stored), Notice(text=date_notice, code="date"))
-        return emit(_logged(stored))
+            return emit(logged, Notice(text=date_notice, code="date"))
+        return emit(logged)
 
     async def store_note(self, state: State) -> dict[str, Any]:
         t = TurnView(state, self.d)

@@ -88,6 +88,10 @@ class BoutStore:
             fastest=_bout(fastest[0]) if fastest else None,
         )
 
+    async def sync(self, user: str) -> None:
+        """Bring the person's ``entry_bouts`` up to date (before comparing a new bout with them)."""
+        await self._sync_bouts(user)
+
     async def _sync_bouts(self, user: str) -> None:
         """Read the runs and swims stored since the last sync into ``entry_bouts``."""
         sports = {f"s{i}": name for i, name in enumerate(sorted(self._sports))}

@@ -8,6 +8,9 @@
   delete, so every write path (chat, import, plan commit) keeps it right
   without Python. Records, first and last times, counts and progressions are
   then indexed aggregates over it, never a load of the entries.
+* ``entry_volumes``: one row per exercise of an entry, its working sets'
+  weight × reps in kg (a session's volume), kept by triggers on ``entry_sets``,
+  so the best session is one indexed row, never a sum over the history.
 * ``user_exercises``: the exercises a person ever logged and in which units,
   for "my strongest lift" and for showing kg beside lb without scanning sets.
 * ``entry_bouts``: one row per run or swim (distance, seconds, pace). Reading
@@ -81,6 +84,27 @@ CREATE TABLE IF NOT EXISTS user_exercises (
     unit         TEXT NOT NULL,          -- each unit it was ever logged in ('' for bodyweight)
     PRIMARY KEY (user_key, exercise, unit)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS entry_volumes (
+    entry_id     TEXT NOT NULL,
+    exercise     TEXT NOT NULL,
+    user_key     TEXT NOT NULL,
+    occurred_on  TEXT NOT NULL,
+    volume_kg    REAL NOT NULL,          -- weight_kg x reps of the entry's working sets (done, not warm-ups)
+    PRIMARY KEY (entry_id, exercise)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS entry_volumes_best ON entry_volumes (user_key, exercise, volume_kg DESC, occurred_on);
+CREATE TRIGGER IF NOT EXISTS entry_volumes_ai AFTER INSERT ON entry_sets
+WHEN new.done = 1 AND new.kind != 'warmup' AND new.weight_kg IS NOT NULL
+BEGIN
+    INSERT INTO entry_volumes (entry_id, exercise, user_key, occurred_on, volume_kg)
+    VALUES (new.entry_id, new.exercise, new.user_key, new.occurred_on, new.weight_kg * new.reps)
+    ON CONFLICT (entry_id, exercise) DO UPDATE SET volume_kg = volume_kg + excluded.volume_kg;
+END;
+-- An entry's sets always leave together (its status changed, or it was deleted).
+CREATE TRIGGER IF NOT EXISTS entry_volumes_ad AFTER DELETE ON entry_sets
+BEGIN
+    DELETE FROM entry_volumes WHERE entry_id = old.entry_id AND exercise = old.exercise;
+END;
 CREATE TABLE IF NOT EXISTS entry_bouts (
     entry_id     TEXT PRIMARY KEY,
     user_key     TEXT NOT NULL,
@@ -128,12 +152,23 @@ BACKFILL = f"INSERT INTO entry_sets ({_COLUMNS}) " + _SET_ROWS.format(e="e", lb=
     "FROM json_each(e.data", "FROM entries AS e, json_each(e.data"
 )
 
+# Made from entry_sets once, for a database whose entry_sets came before entry_volumes.
+VOLUMES_BACKFILL = (
+    "INSERT OR IGNORE INTO entry_volumes (entry_id, exercise, user_key, occurred_on, volume_kg) "
+    "SELECT entry_id, exercise, user_key, min(occurred_on), sum(weight_kg * reps) FROM entry_sets "
+    "WHERE done = 1 AND kind != 'warmup' AND weight_kg IS NOT NULL GROUP BY entry_id, exercise"
+)
+
 
 async def migrate(conn: aiosqlite.Connection) -> None:
     """Create the derived tables; fill ``entry_sets`` once for a database made before them."""
     async with conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'entry_sets'") as cur:
         existed = await cur.fetchone() is not None
+    async with conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'entry_volumes'") as cur:
+        volumes = await cur.fetchone() is not None
     await conn.executescript(SCHEMA)
+    if existed and not volumes:
+        await conn.execute(VOLUMES_BACKFILL)
     if not existed:
         await conn.execute(BACKFILL)
         await conn.execute(

@@ -292,24 +292,6 @@ class EntryStore:
         )
         return [row_to_entry(r) for r in rows]
 
-    async def complete_planned(self, user_key: str, on: date, terms: Sequence[str]) -> int:
-        """Mark planned entries of that day and exercise as done, now that a log arrived."""
-        if not terms:
-            return 0
-        async with self._db.lock:
-            rows = await self._db.conn.execute_fetchall(
-                "SELECT entry_id, terms FROM entries WHERE user_key = ? AND status = 'active' "
-                "AND kind = 'planned' AND occurred_on = ?",
-                (user_key, on.isoformat()),
-            )
-            done = [r["entry_id"] for r in rows if set(r["terms"].split("\n")) & set(terms)]
-            if done:  # usually nothing was planned: no write, no commit
-                await self._db.conn.executemany(
-                    "UPDATE entries SET status = 'completed' WHERE entry_id = ?", [(i,) for i in done]
-                )
-                await self._db.conn.commit()
-        return len(done)
-
     async def delete_all(self, user_key: str) -> int:
         """Delete every row of a user's entries (``/forget``); returns how many they could see."""
         async with self._db.lock:

@@ -132,3 +132,15 @@ async def test_next_gives_the_target_computed_from_the_log_with_the_model_down(
     assert "I don't know a lift called “xyzzy”" in shown
     assert "Usage: /next bench" in shown
     assert "can't reach" not in shown
+
+
+async def test_a_record_is_shown_under_the_confirmation(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    fake.stop()
+    out = io.StringIO()
+    async with open_engine() as engine:
+        lines = "bench 55kg 10x5\n벤치프레스 60키로 5x5\n"
+        await ConsoleChat(engine, "kim", stdin=io.StringIO(lines), stdout=out).run()
+    shown = out.getvalue().splitlines()
+    assert "🆕 First time logged: bench press." in shown
+    (record,) = [line for line in shown if line.startswith("🏆")]
+    assert record.startswith("🏆 bench press 최고 중량 경신: 60 kg × 5 (이전: 55 kg × 10, ")

@@ -45,3 +45,17 @@ async def test_almanac_next_gives_the_target_computed_from_the_log_with_no_model
         assert "I don't know a lift called “xyzzy”" in ws.ephemeral_texts()[-1]
         assert (await ws.slash("next")).shown() == "Usage: `/almanac next bench`"
     assert ws.slack.errors == [] and fake.titles() == []
+
+
+async def test_a_record_is_shown_under_the_confirmation(
+    sqlite_engine: OpenEngine, slack: FakeSlack, tmp_path: Path
+) -> None:
+    async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data") as ws:
+        await ws.post("bench 55kg 10x5", channel=DM)
+        await ws.post("bench 60kg 5x5", channel=DM)
+        first, record = ws.slack.messages(DM)
+        assert first.shown().splitlines()[1:] == ["🆕 First time logged: bench press."]
+        logged, line = record.shown().splitlines()
+    assert logged.startswith("✓ Logged ") and "bench press 60 kg × 5 reps × 5 sets" in logged
+    assert line.startswith("🏆 New heaviest bench press: 60 kg × 5 (before: 55 kg × 10, ")
+    assert ws.slack.errors == []

@@ -45,3 +45,13 @@ async def test_next_gives_the_target_computed_from_the_log_with_no_model(
         (usage,) = await bot.say("/next")
         assert "/next bench" in usage.text
     assert fake.titles() == []
+
+
+async def test_a_record_is_shown_under_the_confirmation(sqlite_engine: OpenEngine, tg: FakeTelegram) -> None:
+    async with sqlite_engine() as engine, running(tg, engine) as bot:
+        (first,) = await bot.say("bench 55kg 10x5")
+        assert first.text.splitlines()[1:] == ["🆕 First time logged: bench press."]
+        (record,) = await bot.say("bench 60kg 5x5")
+    logged, line = record.text.splitlines()
+    assert logged.startswith("✓ Logged ") and "bench press 60 kg × 5 reps × 5 sets" in logged
+    assert line.startswith("🏆 New heaviest bench press: 60 kg × 5 (before: 55 kg × 10, ")
