@@ -29,7 +29,7 @@ from engine.graph.view import TurnView
 from engine.interrupts import AskQuestion, Cancelled
 from engine.language.dates import resolve_date
 from engine.outcomes import Logged, LoggedEntry, Notice
-from engine.query.render import language_of
+from engine.query.render import korean_names, language_of
 from engine.reading.message import keep_read, parsed_from, read_message
 from engine.store.records import RecordStore
 
@@ -228,7 +228,9 @@ class LogNodes:
             source_key=f"turn:{t.turn_id}:0",
         )
         # Stored with the records it set (said once ever), completing a planned session of that day.
-        stored = await self._records.log(t.user, entry, language_of(t.text))
+        lang = language_of(t.text)
+        names = korean_names(entry.terms, ctx.vocabulary_map) if lang == "ko" else None
+        stored = await self._records.log(t.user, entry, lang, names)
         logged = Logged(
             entries=[
                 LoggedEntry(

@@ -127,8 +127,10 @@ def _clock(seconds: float) -> str:
 class Judge:
     """The records of one new entry, in one language."""
 
-    def __init__(self, before: Before, lang: str) -> None:
+    def __init__(self, before: Before, lang: str, names: Mapping[str, str] | None = None) -> None:
         self.b, self.lang = before, lang
+        self.names: Mapping[str, str] = names or {}
+        """A lift's name in the person's language (its canonical name when there is none)."""
         self.found: list[Found] = []
 
     def _beats(self, kind: str, subject: str, at: str, score: float, prior_score: float) -> bool:
@@ -152,7 +154,8 @@ class Judge:
 
     def lift(self, lift: str, sets: list[Lifted]) -> None:
         """Heaviest set, most reps at each weight, best estimated 1RM, best session volume."""
-        if not sets or self.first(lift, lift):
+        name = self.names.get(lift, lift)
+        if not sets or self.first(lift, name):
             return
         weighted = [s for s in sets if s.kg is not None]
         if weighted and (p := self.b.bests.get(("heaviest", lift, ""))):
@@ -161,7 +164,7 @@ class Judge:
                 shown, before = _set(top.weight, top.unit, top.reps), _set(p.weight, p.unit, p.reps)
                 self._add("heaviest", lift, "", top.kg or 0.0, value=top.weight or 0.0, unit=top.unit,
                           shown=shown, previous=p.weight, previous_shown=before, previous_on=p.on,
-                          text=self._line("heaviest", lift, shown, before, p.on))  # fmt: skip
+                          text=self._line("heaviest", name, shown, before, p.on))  # fmt: skip
         most: dict[str, Lifted] = {}
         for s in sets:
             if s.at not in most or s.reps > most[s.at].reps:
@@ -173,7 +176,7 @@ class Judge:
                 where = f"{_num(s.weight)} {s.unit}".strip() if s.weight is not None else "BW"
                 self._add("reps_at", lift, at, s.reps, value=s.reps, unit="reps", shown=shown,
                           previous=p.reps, previous_shown=before, previous_on=p.on,
-                          text=self._line("reps_at" if s.kg is not None else "reps_bw", lift, shown, before, p.on, where))  # fmt: skip
+                          text=self._line("reps_at" if s.kg is not None else "reps_bw", name, shown, before, p.on, where))  # fmt: skip
         self._e1rm(lift, weighted)
         self._volume(lift, weighted)
 
@@ -191,7 +194,7 @@ class Judge:
         )
         before = texts.estimate_from(f"{_num(theirs)} {p.unit}".strip(), _set(p.weight, p.unit, p.reps), self.lang)
         self._add("e1rm", lift, "", score, value=mine, unit=best.unit, shown=shown, previous=theirs,
-                  previous_shown=before, previous_on=p.on, text=self._line("e1rm", lift, shown, before, p.on))  # fmt: skip
+                  previous_shown=before, previous_on=p.on, text=self._line("e1rm", self.names.get(lift, lift), shown, before, p.on))  # fmt: skip
 
     def _volume(self, lift: str, weighted: list[Lifted]) -> None:
         p = self.b.bests.get(("volume", lift, ""))
@@ -207,7 +210,7 @@ class Judge:
         theirs = p.value / LB if unit == "lb" else p.value
         shown, before = f"{_num(mine)} {unit}".strip(), f"{_num(theirs)} {unit}".strip()
         self._add("volume", lift, "", score, value=mine, unit=unit, shown=shown, previous=theirs,
-                  previous_shown=before, previous_on=p.on, text=self._line("volume", lift, shown, before, p.on))  # fmt: skip
+                  previous_shown=before, previous_on=p.on, text=self._line("volume", self.names.get(lift, lift), shown, before, p.on))  # fmt: skip
 
     def bout(self, sport: str, name: str, spec: Bout, b: ReadBout) -> None:
         """Longest distance; fastest pace at about this distance."""

@@ -22,6 +22,7 @@ beat.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any
@@ -115,9 +116,10 @@ class RecordStore:
         self._domains = domains
         self._bouts = BoutStore(db, domains)
 
-    async def log(self, user: str, entry: NewEntry, lang: str) -> Stored:
+    async def log(self, user: str, entry: NewEntry, lang: str, names: Mapping[str, str] | None = None) -> Stored:
         """Store ``entry`` (idempotent by its ``source_key``), mark the planned sessions it does as
-        completed, and return the records it set, each in the person's language ``lang``."""
+        completed, and return the records it set, each in the person's language ``lang`` (a lift by its
+        name in ``names`` when there is one)."""
         entry_id = entry_id_for(user, entry.source_key)
         args: dict[str, Any] = {"u": user, "id": entry_id, "on": entry.occurred_on.isoformat()}
         subjects: list[str] = []
@@ -153,7 +155,7 @@ class RecordStore:
         async with self._db.lock:
             rows = await self._db.conn.execute_fetchall(sql, args)
             before, planned = _read(rows, entry.terms)
-            judge = Judge(before, lang)
+            judge = Judge(before, lang, names)
             for lift, sets in lifts.items():
                 judge.lift(lift, sets)
             if spec is not None and bout is not None:

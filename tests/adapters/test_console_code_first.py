@@ -143,4 +143,4 @@ async def test_a_record_is_shown_under_the_confirmation(open_engine: OpenEngine,
     shown = out.getvalue().splitlines()
     assert "🆕 First time logged: bench press." in shown
     (record,) = [line for line in shown if line.startswith("🏆")]
-    assert record.startswith("🏆 bench press 최고 중량 경신: 60 kg × 5 (이전: 55 kg × 10, ")
+    assert record.startswith("🏆 벤치프레스 최고 중량 경신: 60 kg × 5 (이전: 55 kg × 10, ")

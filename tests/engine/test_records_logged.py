@@ -53,9 +53,9 @@ async def test_a_heavier_set_is_a_record_with_the_best_before_it_and_its_day(ope
 
 async def test_a_record_is_said_in_korean_to_a_korean_log(open_engine: OpenEngine) -> None:
     async with open_engine() as engine:
-        assert lines(await engine.handle(on(1, "벤치프레스 55키로 10x5"))) == ["bench press 첫 기록이에요."]
+        assert lines(await engine.handle(on(1, "벤치프레스 55키로 10x5"))) == ["벤치프레스 첫 기록이에요."]
         out = await engine.handle(on(3, "벤치프레스 60키로 5x5"))
-    assert lines(out) == ["bench press 최고 중량 경신: 60 kg × 5 (이전: 55 kg × 10, 2026년 11월 20일)"]
+    assert lines(out) == ["벤치프레스 최고 중량 경신: 60 kg × 5 (이전: 55 kg × 10, 2026년 11월 20일)"]
 
 
 async def test_every_kind_of_lift_record_is_said_at_once(open_engine: OpenEngine) -> None:
