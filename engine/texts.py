@@ -1,5 +1,6 @@
 """Every sentence the engine says to a person, in one place (planning's own, about plans and
-their evidence, are in :mod:`engine.tasks.texts`).
+their evidence, are in :mod:`engine.tasks.texts`; the records a log sets and the next session's
+targets in :mod:`engine.progress_texts`).
 
 Adapters render these as they are; nothing here knows a chat platform. Keeping
 them together keeps the voice consistent and makes translation a two-file job.
@@ -10,8 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date
-
-from engine.facts.model import Target
 
 # --------------------------------------------------------------------------- admission
 
@@ -207,47 +206,6 @@ def what_was_meant(text: str) -> str:
 QUERY_DECLINE_FALLBACK = "I'll answer with what your entries show."
 
 
-# --------------------------------------------------------------------------- records set when logging
-
-_RECORD_EN = {
-    "heaviest": "New heaviest {subject}: {shown}",
-    "reps_at": "Most reps at {at} on {subject}: {shown}",
-    "reps_bw": "Most reps in one set of {subject}: {shown}",
-    "e1rm": "New best estimated 1RM on {subject}: {shown}",
-    "volume": "Best {subject} session volume: {shown}",
-    "longest": "Longest {subject}: {shown}",
-    "pace": "Fastest {subject} pace over {at}: {shown}",
-}
-_RECORD_KO = {
-    "heaviest": "{subject} 최고 중량 경신: {shown}",
-    "reps_at": "{subject} {at} 최다 반복 경신: {shown}",
-    "reps_bw": "{subject} 한 세트 최다 반복 경신: {shown}",
-    "e1rm": "{subject} 추정 1RM 최고 경신: {shown}",
-    "volume": "{subject} 세션 볼륨 최고 경신: {shown}",
-    "longest": "{subject} 최장 거리 경신: {shown}",
-    "pace": "{subject} {at} 최고 페이스 경신: {shown}",
-}
-
-
-def first_logged(subject: str, lang: str = "en") -> str:
-    """A lift or sport logged for the first time: no record to beat yet."""
-    return f"{subject} 첫 기록이에요." if lang == "ko" else f"First time logged: {subject}."
-
-
-def estimate_from(value: str, set_text: str, lang: str = "en") -> str:
-    """An estimated 1RM with the set it came from (``70 kg, from 60 kg × 5``)."""
-    return f"{value} ({set_text} 기준)" if lang == "ko" else f"{value}, from {set_text}"
-
-
-def record_line(kind: str, subject: str, shown: str, before: str, on: date, at: str = "", lang: str = "en") -> str:
-    """A record an entry set, with the best before it and its day."""
-    if lang == "ko":
-        said = _RECORD_KO[kind].format(subject=subject, shown=shown, at=at)
-        return f"{said} (이전: {before}, {on.year}년 {on.month}월 {on.day}일)"
-    said = _RECORD_EN[kind].format(subject=subject, shown=shown, at=at)
-    return f"{said} (before: {before}, {on.isoformat()})"
-
-
 def not_on_calendar(phrase: str) -> str:
     return f"“{phrase}” is not a date on the calendar. Which day did you mean?"
 
@@ -323,99 +281,6 @@ ARTICLES_SEARCH_FAILED = (
 ARTICLES_NOT_LOADED = (
     "Some of my articles could not be loaded (the log says why), so answers use only those already in."
 )
-
-
-# --------------------------------------------------------------------------- next-session targets
-
-
-def _kg(weight: float) -> str:
-    """62.5 → ``62.5``, 60.0 → ``60``."""
-    return f"{weight:g}"
-
-
-def _sets(reps: Sequence[int], lang: str) -> str:
-    """``5 × 5`` when every set has the same reps, else ``3 sets of 12, 12, 11`` (Korean alike)."""
-    listed = ", ".join(str(r) for r in reps)
-    if lang == "ko":
-        return f"{reps[0]}회 × {len(reps)}세트" if len(set(reps)) == 1 else f"{listed}회 ({len(reps)}세트)"
-    return f"{len(reps)} × {reps[0]}" if len(set(reps)) == 1 else f"{len(reps)} sets of {listed}"
-
-
-def next_target(t: Target, lang: str = "en") -> str:
-    """The next session's target of a lift, with the rule that made it and the session it came from."""
-    day = t.last_on.isoformat()
-    sets = _sets(t.reps, lang)
-    done = ", ".join(str(r) for r in t.last_reps)
-    weight = f"{_kg(t.weight)} {t.unit}".strip() if t.weight is not None else ""
-    last = f"{_kg(t.last_weight)} {t.unit}".strip() if t.last_weight is not None else ""
-    added = f"+{_kg(t.added)} {t.unit}".strip()
-    low, high = t.rep_range or (0, 0)
-    if lang == "ko":
-        at = f"{weight}로 " if weight else ""
-        if t.rule == "repeat":
-            what = f"{last}: {done}" if last else done
-            return (
-                f"다음 {t.exercise}: {weight + ' 그대로 ' if weight else ''}{sets} — {day}에 실패한 세트가 있어요 "
-                f"({what}). 모든 세트를 완료할 때까지 같은 무게를 유지해요."
-            )
-        if t.rule == "linear":
-            region = "하체" if t.region == "lower" else "상체"
-            return (
-                f"다음 {t.exercise}: {at}{sets} — 선형 증량: {day}에 {last} × {max(t.last_reps)}회 작업 세트를 "
-                f"모두 완료해서 {added} ({region})."
-            )
-        if t.rule == "double" and t.added:
-            return (
-                f"다음 {t.exercise}: {at}{sets} — 더블 프로그레션 ({low}–{high}회): {day}에 모든 세트가 "
-                f"{high}회에 도달해서 {added}, {low}회로 돌아가요."
-            )
-        if t.rule == "double":
-            return (
-                f"다음 {t.exercise}: {at}{sets} — 더블 프로그레션 ({low}–{high}회): {high}회에 못 미친 세트마다 "
-                f"1회 더 ({day}: {done})."
-            )
-        return f"다음 {t.exercise}: {sets} — {day}보다 세트마다 1회 더 ({done})."
-    at = f" at {weight}" if weight else ""
-    if t.rule == "repeat":
-        what = f"{last}: {done}" if last else done
-        again = " again" if weight else ""
-        return (
-            f"Next {t.exercise}: {sets}{at}{again} — a set was missed on {day} ({what}), "
-            "so the weight stays until every set is completed."
-        )
-    if t.rule == "linear":
-        region = "lower body" if t.region == "lower" else "upper body"
-        return (
-            f"Next {t.exercise}: {sets}{at} — linear progression: every work set of {last} × {max(t.last_reps)} "
-            f"was completed on {day}, {added} ({region})."
-        )
-    if t.rule == "double" and t.added:
-        return (
-            f"Next {t.exercise}: {sets}{at} — double progression ({low}–{high} reps): every set reached {high} "
-            f"on {day}, so {added} and back to {low} reps."
-        )
-    if t.rule == "double":
-        return (
-            f"Next {t.exercise}: {sets}{at} — double progression ({low}–{high} reps): one more rep on every set "
-            f"below {high} ({day}: {done})."
-        )
-    return f"Next {t.exercise}: {sets} — one more rep on every set than on {day} ({done})."
-
-
-def no_target_history(exercise: str, lang: str = "en") -> str:
-    """A lift with no logged session: nothing to build a target from."""
-    if lang == "ko":
-        return f"아직 {exercise} 기록이 없어 다음 목표를 계산할 수 없어요. 세션을 기록한 뒤 다시 물어봐 주세요."
-    return (
-        f"You haven't logged {exercise} yet, so there is no last session to build a target from. Log one and ask again."
-    )
-
-
-def unknown_target_lift(said: str, lang: str = "en") -> str:
-    """``/next`` named no lift the progression rules cover."""
-    if lang == "ko":
-        return f"“{said}”에 맞는 운동을 찾지 못했어요. 다음 목표는 웨이트 운동에 대해 계산해요 (예: /next 벤치)."
-    return f"I don't know a lift called “{said}”. Next-session targets are for lifts, e.g. /next bench."
 
 
 # --------------------------------------------------------------------------- the model

@@ -28,6 +28,7 @@ FLOORS: list[tuple[str, ...]] = [
         "engine.interrupts",
         "engine.boundary",
         "engine.texts",
+        "engine.progress_texts",
         "engine.entries.model",
         "engine.facts.model",
         "engine.tasks.model",

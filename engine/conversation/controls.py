@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from langgraph.types import Command
 from pydantic import TypeAdapter
 
-from engine import texts
+from engine import progress_texts, texts
 from engine.conversation.backlog import Backlog
 from engine.conversation.runner import Runner
 from engine.domains.registry import DomainSelector
@@ -280,6 +280,6 @@ async def next_session(history_store: HistoryStore, selector: DomainSelector, tu
     shape = read_question(said, everything, turn.at.date())
     lifts = target_lifts(shape.terms, registry)
     if not lifts:
-        return [Notice(text=texts.unknown_target_lift(said, lang), code="unknown_lift")]
+        return [Notice(text=progress_texts.unknown_target_lift(said, lang), code="unknown_lift")]
     text = await target_text(history_store, everything, turn.user, lifts, lang)
     return [Answer(text=text, language=lang)]

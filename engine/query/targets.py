@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import texts
+from engine import progress_texts
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.facts.targets import next_target, progression_of
 from engine.query.render import korean_names
@@ -31,7 +31,7 @@ async def target_text(
         target = await next_target(history, ctx.registry, user, lift)
         name = names.get(lift, lift)
         if target is None:
-            lines.append(texts.no_target_history(name, lang))
+            lines.append(progress_texts.no_target_history(name, lang))
         else:
-            lines.append(texts.next_target(target.model_copy(update={"exercise": name}), lang))
+            lines.append(progress_texts.next_target(target.model_copy(update={"exercise": name}), lang))
     return "\n".join(lines)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from engine import texts
+from engine import progress_texts
 from engine.domains.bouts import ReadBout
 from engine.domains.model import Bout
 from engine.language.values import epley
@@ -146,11 +146,20 @@ class Judge:
         if subject in self.b.seen:
             return False
         if ("first", subject, "") not in self.b.announced and ("first", subject, "") not in self.b.gone:
-            self._add("first", subject, "", 0.0, value=0.0, unit="", shown="", text=texts.first_logged(name, self.lang))
+            self._add(
+                "first",
+                subject,
+                "",
+                0.0,
+                value=0.0,
+                unit="",
+                shown="",
+                text=progress_texts.first_logged(name, self.lang),
+            )
         return True
 
     def _line(self, kind: str, name: str, shown: str, before: str, on: date, at: str = "") -> str:
-        return texts.record_line(kind, name, shown, before, on, at, self.lang)
+        return progress_texts.record_line(kind, name, shown, before, on, at, self.lang)
 
     def lift(self, lift: str, sets: list[Lifted]) -> None:
         """Heaviest set, most reps at each weight, best estimated 1RM, best session volume."""
@@ -189,10 +198,12 @@ class Judge:
         if not self._beats("e1rm", lift, "", score, p.value):
             return
         mine, theirs = epley(best.weight or 0.0, best.reps) or 0.0, epley(p.weight, p.reps) or 0.0
-        shown = texts.estimate_from(
+        shown = progress_texts.estimate_from(
             f"{_num(mine)} {best.unit}".strip(), _set(best.weight, best.unit, best.reps), self.lang
         )
-        before = texts.estimate_from(f"{_num(theirs)} {p.unit}".strip(), _set(p.weight, p.unit, p.reps), self.lang)
+        before = progress_texts.estimate_from(
+            f"{_num(theirs)} {p.unit}".strip(), _set(p.weight, p.unit, p.reps), self.lang
+        )
         self._add("e1rm", lift, "", score, value=mine, unit=best.unit, shown=shown, previous=theirs,
                   previous_shown=before, previous_on=p.on, text=self._line("e1rm", self.names.get(lift, lift), shown, before, p.on))  # fmt: skip
 
