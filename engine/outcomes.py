@@ -157,6 +157,26 @@ class Document(_Outcome):
     caption: str = ""
 
 
+class Chart(_Outcome):
+    """A progress chart drawn by code (a PNG file); adapters send it as a photo, upload it, or print its path.
+
+    The picture is a file, not bytes in the outcome: outcomes are kept in checkpoints and held replies
+    as plain JSON, and a file can be re-sent after a restart.
+    """
+
+    kind: Literal["chart"] = "chart"
+    path: str
+    """The PNG, written under ``DATA_DIR/charts/``."""
+    title: str
+    """What it shows, one line (``Bench press: estimated 1RM per session``), in the person's language."""
+    caption: str
+    """The figures shown (first, latest, best, change) as code wrote them; at most 1,000 characters
+    (Telegram's photo caption limit is 1,024)."""
+    alt: str
+    """The picture in words, for screen readers (Slack's ``alt_txt``)."""
+    language: Literal["en", "ko"] = "en"
+
+
 class Failure(_Outcome):
     """A user-facing error: what went wrong and what to do; never a traceback."""
 
@@ -183,5 +203,5 @@ class Closed(_Outcome):
 
 
 Outcome = Annotated[
-    Answer | Logged | Ask | ApprovalRequest | Notice | Document | Failure | Closed, Field(discriminator="kind")
+    Answer | Logged | Ask | ApprovalRequest | Notice | Document | Chart | Failure | Closed, Field(discriminator="kind")
 ]
