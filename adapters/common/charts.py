@@ -97,9 +97,10 @@ def cut(text: str, limit: int, size: Callable[[str], int] = len) -> str:
         else:
             hi = mid - 1
     head = text[:lo]
-    for sep in ("\n", " "):
-        at = head.rfind(sep)
-        if at >= lo // 2:  # a break in the second half: keep whole lines or words
-            head = head[:at]
-            break
+    if not text[lo : lo + 1].isspace():  # the cut falls inside a word: back to the last break
+        for sep in ("\n", " "):
+            at = head.rfind(sep)
+            if at >= lo // 2:  # a break in the second half: keep whole lines or words
+                head = head[:at]
+                break
     return head.rstrip() + ELLIPSIS
