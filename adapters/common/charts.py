@@ -33,6 +33,14 @@ _IN_DMS = {
 }
 
 
+_PATH_LABEL = {"en": "Chart", "ko": "차트"}
+
+
+def path_label(chart: Chart) -> str:
+    """What names the PNG's path where only the path can be shown (the console)."""
+    return _PATH_LABEL.get(chart.language, _PATH_LABEL["en"])
+
+
 def _read(path: str) -> bytes | None:
     try:
         return Path(path).read_bytes()
