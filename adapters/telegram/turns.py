@@ -34,6 +34,12 @@ from engine import ApprovalRequest, Ask, Chart, Closed, Document, Handler, Outco
 log = structlog.get_logger("adapters.telegram")
 
 
+def _picture_refused(exc: BadRequest) -> bool:
+    """Telegram refused the picture itself (``PHOTO_INVALID_DIMENSIONS``, ``IMAGE_PROCESS_FAILED``, …)."""
+    text = str(exc).upper()
+    return "PHOTO" in text or "IMAGE" in text
+
+
 @dataclass(frozen=True)
 class Prompt:
     """An open question or plan on screen, with its buttons."""
@@ -179,17 +185,27 @@ class Turns:
         # Plain text, no parse mode: nothing in the figures can break markup, and nothing needs escaping.
         caption = cut(caption_text(chart), CAPTION_LIMIT, utf16_len) or None
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
-        sent = await kept(
-            lambda: bot.send_photo(
-                chat.chat_id,
-                InputFile(png, filename=filename(chart)),
-                caption=caption,
-                message_thread_id=chat.topic,
-                reply_parameters=reply,
-            ),
-            self._keep_s,
-            chat.chat_id,
-        )
+        as_photo = True
+
+        async def send() -> TgMessage:
+            file = InputFile(png, filename=filename(chart))
+            if as_photo:
+                return await bot.send_photo(
+                    chat.chat_id, file, caption=caption, message_thread_id=chat.topic, reply_parameters=reply
+                )
+            return await bot.send_document(
+                chat.chat_id, file, caption=caption, message_thread_id=chat.topic, reply_parameters=reply
+            )
+
+        try:
+            sent = await kept(send, self._keep_s, chat.chat_id)
+        except BadRequest as exc:
+            if not _picture_refused(exc):
+                raise
+            # Telegram would not take it as a photo (too large, odd dimensions): the file still arrives.
+            log.warning("telegram.chart_as_document", chat_id=chat.chat_id, reason=str(exc))
+            as_photo = False
+            sent = await kept(send, self._keep_s, chat.chat_id)
         self.last_sent[chat.conversation] = sent.message_id
 
     async def pending(self, chat: Chat, user: str) -> Pending | None:

@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image
 from pydantic import TypeAdapter
 
-from engine import Answer, ApprovalRequest, Ask, Chart, Message, Outcome, Turn
+from engine import ApprovalRequest, Ask, Chart, Outcome, Turn
 
 _OUTCOMES: TypeAdapter[list[Outcome]] = TypeAdapter(list[Outcome])
 
@@ -46,8 +46,8 @@ def bench_chart(path: Path, caption: str = "", language: str = "en") -> Chart:
 
 
 class Charting:
-    """An engine stand-in: every message is answered with ``outcomes``; a repeated message id gets its
-    first outcomes back (through JSON), as the engine gives back a turn it already ran."""
+    """An engine stand-in: every turn (a message, a command) is answered with ``outcomes``; a repeated
+    message id gets its first outcomes back (through JSON), as the engine gives back a turn it already ran."""
 
     def __init__(self, *outcomes: Outcome) -> None:
         self.outcomes = list(outcomes)
@@ -56,9 +56,7 @@ class Charting:
 
     async def handle(self, turn: Turn, progress: Any = None) -> list[Outcome]:
         self.turns.append(turn)
-        if not isinstance(turn, Message):
-            return [Answer(text="ok")]
-        key = turn.message_id or ""
+        key = turn.message_id or f"unnamed-{len(self.turns)}"
         if key not in self._done:
             self._done[key] = _OUTCOMES.dump_json(self.outcomes)
         return _OUTCOMES.validate_json(self._done[key])

@@ -91,6 +91,19 @@ async def test_where_almanac_is_not_a_member_the_chart_goes_to_the_members_dms(
     assert ws.ephemeral_texts()[-1] == "Your chart is in your direct messages with me."
 
 
+async def test_a_chart_asked_for_privately_goes_to_the_members_dms_not_the_channel(
+    slack: FakeSlack, tmp_path: Path
+) -> None:
+    """A slash command's control answers privately (ephemeral); an ephemeral message cannot carry a file."""
+    write_png(tmp_path / "c.png")
+    async with running(slack, Charting(bench_chart(tmp_path / "c.png")), tmp_path / "data") as ws:
+        await ws.slash("status")
+    (upload,) = slack.files
+    assert upload["channel"] == "D0ANN" and upload["thread_ts"] is None
+    assert slack.messages(CHANNEL) == []
+    assert ws.ephemeral_texts()[-1] == "Your chart is in your direct messages with me."
+
+
 async def test_a_request_run_again_after_a_crash_uploads_the_chart_from_its_path(
     slack: FakeSlack, tmp_path: Path
 ) -> None:

@@ -136,3 +136,13 @@ async def test_flood_control_keeps_the_photo_and_sends_it_when_allowed(tg: FakeT
         (photo,) = await bot.say("show my bench progress")
     assert photo.photo is not None and photo.photo[1] == png
     assert len(tg.calls("sendPhoto")) == 5
+
+
+async def test_a_picture_telegram_refuses_as_a_photo_still_arrives_as_a_file(tg: FakeTelegram, tmp_path: Path) -> None:
+    """Width and height may sum to 10,000 at most in a photo; a document has no such limit."""
+    png = write_png(tmp_path / "wide.png", 9000, 1200)
+    async with running(tg, Charting(bench_chart(tmp_path / "wide.png"))) as bot:
+        (sent,) = await bot.say("show my bench progress for ten years")
+    sends = ("sendPhoto", "sendDocument", "sendMessage")
+    assert [c.method for c in tg.calls() if c.method in sends] == ["sendPhoto", "sendDocument"]
+    assert sent.document == ("wide.png", png) and sent.text.startswith(TITLE)
