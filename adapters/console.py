@@ -1,6 +1,7 @@
 """Console adapter: a terminal chat over the same engine.
 
-Lines in, ``engine.handle(...)``, outcomes printed as plain text. A pending
+Lines in, ``engine.handle(...)``, outcomes printed as plain text (a chart as
+its figures and the path of the PNG the engine wrote). A pending
 question shows numbered choices; a number picks one, ``skip`` declines, any
 other text answers it in your own words.
 
@@ -21,6 +22,7 @@ from typing import TextIO
 from pydantic import TypeAdapter, ValidationError
 
 from adapters.common import REVISE_PROMPT, Pending, command_turn, open_prompt, read_command, read_typed, visible
+from adapters.common.charts import caption_text, path_label
 from adapters.common.intake import DeliveryStore
 from adapters.common.notes import entry_dates, notes_for, record_lines
 from engine import (
@@ -28,6 +30,7 @@ from engine import (
     ApprovalDecision,
     ApprovalRequest,
     Ask,
+    Chart,
     Closed,
     Delivery,
     Document,
@@ -103,6 +106,8 @@ def render(outcome: Outcome) -> str:
         )
     if isinstance(outcome, Document):
         return f"· {outcome.filename} ({outcome.caption})"
+    if isinstance(outcome, Chart):  # the engine already wrote the picture under DATA_DIR/charts/
+        return f"{caption_text(outcome)}\n  {path_label(outcome)}: {outcome.path}"
     if isinstance(outcome, Failure):
         return f"! {outcome.text}"
     assert isinstance(outcome, Notice)

@@ -8,6 +8,8 @@
 - `read_command` — what a typed command asks for (a turn, or the adapter's own help, usage or confirmation).
 - `SetupError` — the platform refused to start; the runner reports it in one line.
 - `ReplyNotShown`, `after_the_turn`, `reply_not_shown` — a turn the engine handled whose reply was lost: never "try again".
+- `charts` (imported as ``adapters.common.charts``) — a `Chart`'s bytes read off the loop, its caption cut
+  to a platform's limit, and the words when its file is gone.
 - `Intake` — recorded before confirmed: deliveries kept in the engine's inbox until handled, replayed after a crash.
 
 See ``adapters/README.md`` for the adapter contract.

@@ -77,4 +77,6 @@ def reply_not_shown(kinds: Collection[str], command: Callable[[str], str] = _sla
         text += f" It did not complete: {command('retry')} runs it again."
     elif {"ask", "approval"} & set(kinds):
         text += f" {command('status')} shows my question."
+    elif "chart" in kinds:  # drawing it again changes nothing that is stored
+        text += " Ask for the chart again to see it."
     return text

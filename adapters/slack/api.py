@@ -17,6 +17,7 @@ Slack asked for: replies are worth waiting longer for (`adapters.slack.send`).
 
 from __future__ import annotations
 
+import base64
 from typing import Any, Protocol
 
 from slack_sdk.errors import SlackApiError
@@ -89,6 +90,9 @@ class LocalApi:
     async def call(self, method: str, **args: Any) -> Data:
         if method not in METHODS:
             raise ValueError(f"not a method the adapter uses: {method}")
+        if method == "files_upload_v2" and "content_base64" in args:
+            # A picture crossed the pipe as base64 text (the pipe carries JSON); slack_sdk wants its bytes.
+            args["content"] = base64.b64decode(args.pop("content_base64"))
         if method == "files_upload_v2" and isinstance(args.get("content"), str):
             args["content"] = args["content"].encode("utf-8")
         try:

@@ -42,7 +42,8 @@ class SlackMessage:
 
 
 def render(outcome: Outcome, conversation: str, command: str = COMMAND) -> list[SlackMessage]:
-    """The messages for one outcome (none for a `Document`, which is uploaded as a file, nor for `Closed`).
+    """The messages for one outcome (none for a `Document` or a `Chart`, which are uploaded as files, nor
+    for `Closed`).
 
     Args:
         outcome: what the engine returned.

@@ -1,4 +1,4 @@
-"""Web API calls that put things on screen: posts in threads, ephemeral notes, edits, private files.
+"""Web API calls that put things on screen: posts in threads, ephemeral notes, edits, files.
 
 Calls go through `adapters.slack.api` (made in the gateway process, whose
 client retries 429s and dropped connections: see
@@ -23,15 +23,18 @@ import structlog
 from slack_sdk.errors import SlackApiError
 
 from adapters.common.budget import Budget
+from adapters.common.charts import cut, filename
 from adapters.slack.api import Data, RateLimited, SlackApi
 from adapters.slack.link import CallFailed
 from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage
 from adapters.slack.text import esc
-from engine import Document
+from engine import Chart, Document
 
 log = structlog.get_logger("adapters.slack")
 
+ALT_LIMIT = 1000
+"""Slack's limit for a file's ``alt_txt``, in characters."""
 NOT_MEMBER = frozenset({"not_in_channel", "channel_not_found", "is_archived"})
 """Errors that mean: Almanac cannot post here (answer through the response URL instead)."""
 
@@ -130,12 +133,16 @@ class Outbox:
         """Replace a message's text and blocks (a question or plan after its decision)."""
         await self._send("chat_update", channel=channel, ts=ts, text=message.text, blocks=message.blocks)
 
+    async def _dm(self, place: Place) -> str:
+        """The member's direct-message channel with Almanac."""
+        if place.dm:
+            return place.channel
+        opened = await self._send("conversations_open", users=place.user)
+        return str(opened["channel"]["id"])
+
     async def send_privately(self, place: Place, document: Document) -> None:
         """Upload a file to the member's direct messages with Almanac (never into a shared channel)."""
-        channel = place.channel
-        if not place.dm:
-            opened = await self._send("conversations_open", users=place.user)
-            channel = str(opened["channel"]["id"])
+        channel = await self._dm(place)
         await self._send(
             "files_upload_v2",
             channel=channel,
@@ -144,6 +151,32 @@ class Outbox:
             content=document.content,  # text: it crosses the pipe as JSON (LocalApi encodes it)
             initial_comment=esc(document.caption) or None,  # parsed as a message's text
             thread_ts=place.thread_ts if place.dm else None,
+        )
+
+    async def upload_chart(self, place: Place, chart: Chart, png_base64: str, privately: bool = False) -> None:
+        """Upload a chart's PNG into the place's thread (the answer's place), or to the member's DMs.
+
+        ``files_upload_v2``: ``files.getUploadURLExternal`` (name, length, alt text), the bytes to the
+        URL it returns, then ``files.completeUploadExternal`` (title, channel, thread, the caption as
+        its comment). Kept through rate limits like any reply; a refusal after those is raised
+        (``not_in_channel`` among them: the caller decides where it goes instead).
+
+        Args:
+            png_base64: the picture, as base64 text (it may cross the pipe to the gateway, as JSON).
+            privately: to the member's direct messages instead (a chart asked for privately).
+        """
+        channel, thread_ts = place.channel, place.thread_ts
+        if privately and not place.dm:
+            channel, thread_ts = await self._dm(place), None
+        await self._send(
+            "files_upload_v2",
+            channel=channel,
+            thread_ts=thread_ts,
+            filename=filename(chart),
+            title=chart.title,
+            alt_txt=cut(chart.alt, ALT_LIMIT) or None,
+            content_base64=png_base64,
+            initial_comment=esc(chart.caption) or None,  # parsed as a message's text
         )
 
     async def react(self, channel: str, ts: str, name: str, add: bool = True) -> None:

@@ -16,7 +16,7 @@ from adapters.telegram.keyboards import approval_keyboard, ask_keyboard
 from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome
 
 CAPTION_LIMIT = 1024
-"""Telegram's limit for a document's caption, in characters."""
+"""Telegram's limit for a document's or a photo's caption, in characters (UTF-16 units, as it counts)."""
 
 
 def esc(text: str) -> str:
@@ -33,8 +33,8 @@ class Rendered:
 
 
 def render(outcome: Outcome, owner: int | None = None) -> Rendered | None:
-    """Render one outcome; ``None`` for a `Document`, which is sent as a file instead, and a `Closed`
-    (`Turns` takes the closed question's buttons off instead).
+    """Render one outcome; ``None`` for a `Document` or a `Chart`, which go out as a file or a photo
+    instead (`Turns`), and a `Closed` (`Turns` takes the closed question's buttons off instead).
 
     Args:
         outcome: what the engine returned.

@@ -5,7 +5,7 @@ with buttons, so that when something else answers it (a typed reply,
 /cancel, /reset) its buttons go away and the decision shows, and what it said
 last in each conversation (a Revise prompt takes the next message as the
 change only while it is the last thing said). In a group, ``/export`` goes to
-the person privately.
+the person privately; a chart goes where the answer goes, as a photo.
 """
 
 from __future__ import annotations
@@ -15,22 +15,29 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import structlog
-from telegram import Bot, ForceReply, InlineKeyboardMarkup, InputFile
+from telegram import Bot, ForceReply, InlineKeyboardMarkup, InputFile, ReplyParameters
 from telegram import Message as TgMessage
 from telegram.error import BadRequest, Forbidden
 
 from adapters.common import Budget, Pending, closing_label, open_prompt
+from adapters.common.charts import caption_text, cut, filename, gone_text, read_png
 from adapters.telegram import texts
 from adapters.telegram.chat import Chat
 from adapters.telegram.errors import after_the_turn
 from adapters.telegram.keyboards import owner_id
 from adapters.telegram.progress import Working
-from adapters.telegram.render import CAPTION_LIMIT, decided, render
+from adapters.telegram.render import CAPTION_LIMIT, decided, esc, render
 from adapters.telegram.send import edit_html, kept, send_html
-from adapters.telegram.splitting import split_html
-from engine import ApprovalRequest, Ask, Closed, Document, Handler, Outcome, Turn
+from adapters.telegram.splitting import split_html, utf16_len
+from engine import ApprovalRequest, Ask, Chart, Closed, Document, Handler, Outcome, Turn
 
 log = structlog.get_logger("adapters.telegram")
+
+
+def _picture_refused(exc: BadRequest) -> bool:
+    """Telegram refused the picture itself (``PHOTO_INVALID_DIMENSIONS``, ``IMAGE_PROCESS_FAILED``, …)."""
+    text = str(exc).upper()
+    return "PHOTO" in text or "IMAGE" in text
 
 
 @dataclass(frozen=True)
@@ -126,6 +133,10 @@ class Turns:
             if isinstance(outcome, Document):
                 await self._document(bot, chat, outcome, reply_to)
                 continue
+            if isinstance(outcome, Chart):
+                await self._chart(bot, chat, outcome, reply_to)
+                reply_to = None
+                continue
             owner = owner_id(outcome.asked_by) if isinstance(outcome, (Ask, ApprovalRequest)) else None
             rendered = render(outcome, owner)
             if rendered is None:
@@ -160,6 +171,42 @@ class Turns:
             return
         if private:
             await self.send(bot, chat, texts.EXPORT_SENT_PRIVATELY, reply_to=reply_to)
+
+    async def _chart(self, bot: Bot, chat: Chat, chart: Chart, reply_to: int | None) -> None:
+        """A photo with its caption, where the answer goes (a chart shows figures the person asked for here).
+
+        Read from its path at every delivery, so a turn given back after a restart sends it again;
+        a file gone by then sends the caption as text instead.
+        """
+        png = await read_png(chart)
+        if png is None:
+            await self.send(bot, chat, esc(gone_text(chart)), reply_to=reply_to)
+            return
+        # Plain text, no parse mode: nothing in the figures can break markup, and nothing needs escaping.
+        caption = cut(caption_text(chart), CAPTION_LIMIT, utf16_len) or None
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
+        as_photo = True
+
+        async def send() -> TgMessage:
+            file = InputFile(png, filename=filename(chart))
+            if as_photo:
+                return await bot.send_photo(
+                    chat.chat_id, file, caption=caption, message_thread_id=chat.topic, reply_parameters=reply
+                )
+            return await bot.send_document(
+                chat.chat_id, file, caption=caption, message_thread_id=chat.topic, reply_parameters=reply
+            )
+
+        try:
+            sent = await kept(send, self._keep_s, chat.chat_id)
+        except BadRequest as exc:
+            if not _picture_refused(exc):
+                raise
+            # Telegram would not take it as a photo (too large, odd dimensions): the file still arrives.
+            log.warning("telegram.chart_as_document", chat_id=chat.chat_id, reason=str(exc))
+            as_photo = False
+            sent = await kept(send, self._keep_s, chat.chat_id)
+        self.last_sent[chat.conversation] = sent.message_id
 
     async def pending(self, chat: Chat, user: str) -> Pending | None:
         """The conversation's open question or plan (the engine's ``pending`` read: no turn, no model call)."""

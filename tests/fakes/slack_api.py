@@ -217,7 +217,8 @@ class FakeSlack:
 
     @property
     def files(self) -> list[dict[str, Any]]:
-        """Completed uploads: filename, title, content (bytes), channel, thread_ts."""
+        """Completed uploads, in order: filename, title, alt_txt, content (bytes), channel, thread_ts and
+        comment (``initial_comment``, shown with the file)."""
         with self._lock:
             return [u for u in self._state.uploads.values() if u.get("channel")]
 
@@ -357,7 +358,11 @@ class FakeSlack:
     def _m_files_getUploadURLExternal(self, p: dict[str, Any]) -> dict[str, Any]:
         file_id = f"F{next(self._ids):05d}"
         with self._lock:
-            self._state.uploads[file_id] = {"filename": p.get("filename"), "length": int(p.get("length", 0))}
+            self._state.uploads[file_id] = {
+                "filename": p.get("filename"),
+                "length": int(p.get("length", 0)),
+                "alt_txt": p.get("alt_txt"),
+            }
         return {"upload_url": f"{self.url}/upload/{file_id}", "file_id": file_id}
 
     def _upload(self, file_id: str, raw: bytes) -> tuple[int, dict[str, Any], dict[str, str]]:
@@ -371,6 +376,8 @@ class FakeSlack:
 
     def _m_files_completeUploadExternal(self, p: dict[str, Any]) -> dict[str, Any]:
         files = p["files"] if isinstance(p.get("files"), list) else json.loads(str(p.get("files", "[]")))
+        if str(p.get("channel_id", "")) in self.not_in_channel:
+            return {"ok": False, "error": "not_in_channel"}
         done = []
         with self._lock:
             for f in files:

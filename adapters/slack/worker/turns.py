@@ -26,16 +26,18 @@ from collections.abc import AsyncIterator
 from datetime import datetime, timezone
 
 import structlog
+from slack_sdk.errors import SlackApiError
 
 from adapters.common import after_the_turn, closing_label, open_prompt
+from adapters.common.charts import gone_text, in_dms_note, read_png_base64
 from adapters.slack import texts
 from adapters.slack.link import LinkClosed
 from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage, decided_message, plain, render
-from adapters.slack.send import Outbox
+from adapters.slack.send import NOT_MEMBER, Outbox
 from adapters.slack.store import Prompt, SlackStore
 from adapters.slack.text import COMMAND
-from engine import ApprovalRequest, Ask, Closed, Document, Handler, Notice, Outcome, Turn
+from engine import ApprovalRequest, Ask, Chart, Closed, Document, Handler, Notice, Outcome, Turn
 
 log = structlog.get_logger("adapters.slack")
 WORKING, DONE = "eyes", "white_check_mark"
@@ -93,12 +95,16 @@ class Turns:
         )
 
     async def deliver(self, place: Place, outcomes: list[Outcome], private: bool = False) -> None:
-        """Send outcomes in order; a `Document` goes to the member's DMs, never to a shared channel."""
+        """Send outcomes in order; a `Document` goes to the member's DMs, never to a shared channel,
+        a `Chart` into the thread (`_chart`)."""
         for outcome in outcomes:
             if isinstance(outcome, Document):
                 await self.outbox.send_privately(place, outcome)
                 if not place.dm:
                     await self.outbox.ephemeral(place, render_note(texts.EXPORT_SENT))
+                continue
+            if isinstance(outcome, Chart):
+                await self._chart(place, outcome, private)
                 continue
             prompt = isinstance(outcome, (Ask, ApprovalRequest))
             for message in render(outcome, place.conversation, self.command):
@@ -112,6 +118,31 @@ class Turns:
                         place.conversation,
                         Prompt(place.channel, ts, outcome.interrupt_id, message.blocks, place.user_key),
                     )
+
+    async def _chart(self, place: Place, chart: Chart, private: bool) -> None:
+        """The chart's PNG, uploaded where the answer goes: the thread.
+
+        Read from its path at every delivery, so a request run again after a restart uploads it again;
+        a file gone by then sends the caption as text. Asked privately (a slash command's control), or
+        where Almanac is not in the channel, it goes to the member's DMs with a note here: an
+        ephemeral message cannot carry a file.
+        """
+        png = await read_png_base64(chart)
+        if png is None:
+            for message in plain(gone_text(chart)):
+                await (self.outbox.ephemeral(place, message) if private else self.outbox.post(place, message))
+            return
+        privately = private and not place.dm
+        if not privately:
+            try:
+                await self.outbox.upload_chart(place, chart, png)
+                return
+            except SlackApiError as exc:
+                if exc.response.get("error") not in NOT_MEMBER:
+                    raise
+                log.info("slack.chart_to_dms", channel=place.channel, reason=exc.response.get("error"))
+        await self.outbox.upload_chart(place, chart, png, privately=True)
+        await self.outbox.ephemeral(place, render_note(in_dms_note(chart)))
 
     async def pending(self, place: Place) -> Ask | ApprovalRequest | None:
         """The conversation's open question or plan (``engine.pending``: no turn, no model call).

@@ -5,7 +5,8 @@ Like `tests.fakes.ollama_server`, it is a standard-library
 python-telegram-bot client talks to it over a socket through its own
 ``base_url``. It serves ``/bot<token>/<method>`` for getMe, getUpdates,
 sendMessage, editMessageText, editMessageReplyMarkup, deleteMessage,
-answerCallbackQuery, sendChatAction, sendDocument, setMyCommands,
+answerCallbackQuery, sendChatAction, sendDocument, sendPhoto (a multipart
+PNG upload, answered with its PhotoSize list), setMyCommands,
 deleteWebhook, setWebhook and getWebhookInfo, and records every call.
 
 It checks what the real API checks where tests care: HTML parse mode (allowed

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.fakes.telegram_api.markup import ParseError, utf16
-from tests.fakes.telegram_api.methods import BotMethods
+from tests.fakes.telegram_api.methods import BotMethods, photo_sizes
 from tests.fakes.telegram_api.model import BadRequest, BotMessage, Call, Failure
 from tests.fakes.telegram_api.server import Handler, Server
 
@@ -134,6 +134,10 @@ class FakeTelegram(BotMethods):
                 "file_unique_id": f"u{m.message_id}",
                 "file_name": m.document[0],
             }
+            if m.text:
+                out["caption"] = m.text
+        elif m.photo is not None and m.size is not None:
+            out["photo"] = photo_sizes(m.message_id, *m.size, len(m.photo[1]))
             if m.text:
                 out["caption"] = m.text
         else:
@@ -315,7 +319,7 @@ class FakeTelegram(BotMethods):
         except BadRequest as exc:
             return 400, {"ok": False, "error_code": 400, "description": f"Bad Request: {exc}"}
         if isinstance(result, BotMessage):
-            if self.on_send is not None and method in ("sendMessage", "sendDocument"):
+            if self.on_send is not None and method in ("sendMessage", "sendDocument", "sendPhoto"):
                 self.on_send(result)
             with self._lock:
                 return 200, {"ok": True, "result": self._message_json(result)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -81,6 +82,37 @@ class BotMethods:
         self._messages[(chat_id, m.message_id)] = m
         return m
 
+    def _api_sendPhoto(self, params: dict[str, Any]) -> BotMessage:
+        """A picture uploaded as multipart (what python-telegram-bot sends for an `InputFile`).
+
+        Only PNG is read (it is what Almanac draws): anything else is refused as the real API refuses
+        a file it cannot decode, and so are dimensions it refuses (sum over 10000, ratio over 20).
+        """
+        chat_id = int(params["chat_id"])
+        photo = params.get("photo")
+        if not isinstance(photo, tuple):
+            raise BadRequest("there is no photo in the request")
+        size = png_size(photo[1])
+        if size is None:
+            raise BadRequest("IMAGE_PROCESS_FAILED")
+        width, height = size
+        if width + height > 10_000 or max(width, height) > 20 * min(width, height):
+            raise BadRequest("PHOTO_INVALID_DIMENSIONS")
+        caption, source = self._text(params, "caption")
+        reply = params.get("reply_parameters")
+        m = BotMessage(
+            chat_id,
+            self._next_message_id(chat_id),
+            caption,
+            html=source,
+            photo=photo,
+            size=size,
+            thread_id=params.get("message_thread_id"),
+            reply_to=reply.get("message_id") if isinstance(reply, dict) else None,
+        )
+        self._messages[(chat_id, m.message_id)] = m
+        return m
+
     def _edited(self, params: dict[str, Any]) -> BotMessage:
         key = (int(params["chat_id"]), int(params["message_id"]))
         m = self._messages.get(key)
@@ -144,3 +176,34 @@ class BotMethods:
             "has_custom_certificate": False,
             "pending_update_count": 0,
         }
+
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG's IHDR chunk; None for anything that is not a PNG."""
+    if len(data) < 24 or not data.startswith(_PNG) or data[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", data[16:24])
+    return (width, height) if width and height else None
+
+
+def photo_sizes(message_id: int, width: int, height: int, length: int) -> list[dict[str, Any]]:
+    """The PhotoSize list the real API returns: smaller copies it made (longest side 90, 320, 800), then
+    the picture itself (longest side at most 2560), smallest first."""
+    longest = max(width, height)
+    sides = [s for s in (90, 320, 800) if s < longest] + [min(longest, 2560)]
+    sizes = []
+    for i, side in enumerate(sides):
+        scale = side / longest
+        sizes.append(
+            {
+                "file_id": f"photo{message_id}_{i}",
+                "file_unique_id": f"p{message_id}_{i}",
+                "width": max(1, round(width * scale)),
+                "height": max(1, round(height * scale)),
+                "file_size": length if i == len(sides) - 1 else max(1, round(length * scale * scale)),
+            }
+        )
+    return sizes

@@ -35,6 +35,11 @@ class BotMessage:
     deleted: bool = False
     edits: int = 0
     document: tuple[str, bytes] | None = None
+    """An uploaded file: its name and bytes (sendDocument)."""
+    photo: tuple[str, bytes] | None = None
+    """An uploaded picture: its name and bytes (sendPhoto); ``text`` is its caption."""
+    size: tuple[int, int] | None = None
+    """The picture's width and height, read from its PNG header."""
     sent_at: float = field(default_factory=time.monotonic)
     date: int | None = None
     """The Unix time the message carries (a user's message may be dated; otherwise now)."""
