@@ -6,7 +6,7 @@ formula as the records, the caption's figures (:mod:`.figures`) from the series;
 the picture (:mod:`.draw`) is matplotlib's Agg canvas, drawn off the event loop.
 """
 
-from engine.charts.asking import CHART, asks_chart, chart_of, read_chart
+from engine.charts.asking import CHART, asks_chart, chart_of, read_chart, year_before
 from engine.charts.chart import chart, chart_for_words, names_for
 from engine.charts.files import charts_dir
 from engine.charts.model import ChartAsk
@@ -23,4 +23,5 @@ __all__ = [
     "charts_dir",
     "names_for",
     "read_chart",
+    "year_before",
 ]

@@ -9,10 +9,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import date
 from pathlib import Path
+from types import ModuleType
 
 import structlog
 
-from engine.charts import draw, figures
+from engine.charts import figures
 from engine.charts import texts as t
 from engine.charts.asking import read_chart
 from engine.charts.files import write_chart
@@ -30,8 +31,8 @@ Made = tuple[Figures, bytes] | None
 
 
 def _starting(ask: ChartAsk, first: date | None) -> ChartAsk:
-    """ "Ever" starts at the first day there is something to draw, not in the year 1."""
-    return replace(ask, start=first) if first is not None and first > ask.start else ask
+    """A chart of all time starts on the first day there is something to draw, not in the year 1."""
+    return replace(ask, start=first) if first is not None and ask.start == date.min else ask
 
 
 async def chart(
@@ -49,14 +50,14 @@ async def chart(
         names: A lift's name in the person's language (its canonical name when there is none).
     """
     names = dict(names or {})
-    made: Callable[[], Made]
+    made: Callable[[ModuleType], Made]
     if ask.kind == "lift":
         lift = ask.subjects[0]
         name = names.get(lift, lift)
         rows = await reads.work_sets(user, [lift], ask.end)
         a = _starting(ask, rows[0].on if rows else None)
 
-        def made_lift() -> Made:
+        def made_lift(draw: ModuleType) -> Made:
             s = lift_series(lift, rows, a.start, a.end)
             if not s.sessions:
                 return None
@@ -70,7 +71,7 @@ async def chart(
         a = _starting(ask, rows[0].on if rows else None)
         subject = ", ".join(names.get(x, x) for x in lifts) or t.title("volume", "", lang)
 
-        def made_volume() -> Made:
+        def made_volume(draw: ModuleType) -> Made:
             s = volume_series(lifts, rows, a.start, a.end)
             if not s.lifts:
                 return None
@@ -83,7 +84,7 @@ async def chart(
         a = _starting(ask, days[0] if days else None)
         subject = t.label("days", lang)
 
-        def made_days() -> Made:
+        def made_days(draw: ModuleType) -> Made:
             s = days_series(days, a.start, a.end)
             if not s.days:
                 return None
@@ -98,7 +99,7 @@ async def chart(
         bouts = await reads.bouts(user, sport, ask.start, ask.end)
         a = _starting(ask, bouts[0].on if bouts else None)
 
-        def made_cardio() -> Made:
+        def made_cardio(draw: ModuleType) -> Made:
             s = cardio_series(sport, spec.distance_unit, spec.pace_per, bouts, a.start, a.end)
             if not s.bouts:
                 return None
@@ -111,7 +112,7 @@ async def chart(
         a = _starting(ask, readings[0][0] if readings else None)
         subject = t.label("bodyweight", lang)
 
-        def made_bodyweight() -> Made:
+        def made_bodyweight(draw: ModuleType) -> Made:
             s = bodyweight_series(readings, a.start, a.end)
             if not s.points:
                 return None
@@ -121,7 +122,10 @@ async def chart(
         made = made_bodyweight
 
     def render() -> tuple[Figures, Path] | None:
-        got = made()
+        # matplotlib is imported on the first chart, in this worker thread: never at start-up.
+        from engine.charts import draw
+
+        got = made(draw)
         if got is None:
             return None
         f, png = got
