@@ -27,6 +27,14 @@ _DAYS = re.compile(
     re.I,
 )
 _BODYWEIGHT = "bodyweight"
+# A bare span after /chart ("/chart squat 3 months", "/chart 스쿼트 3개월", "/chart bench 1y") means the last one.
+_SPAN = re.compile(
+    r"(?<!last )(?<!past )(?<!최근 )(?<!지난 )\b(\d{1,3})\s*"
+    r"(?:(days?|weeks?|months?|years?|d|w|m|y)\b|(일|주|개월|달|년))",
+    re.I,
+)
+_UNITS = {"d": "days", "w": "weeks", "m": "months", "y": "years"}
+_KO_UNITS = {"일": "일", "주": "주", "개월": "개월", "달": "개월", "년": "년"}
 
 
 def asks_chart(shape: QuestionShape, text: str) -> bool:
@@ -42,8 +50,25 @@ def year_before(today: date) -> date:
         return today.replace(year=today.year - 1, day=28) + timedelta(days=1)
 
 
+def span_words(said: str) -> str:
+    """A command's bare span as the period reader reads it: ``3 months`` → ``last 3 months``,
+    ``3개월`` → ``최근 3개월``, ``1y`` → ``last 1 year``."""
+
+    def said_as(m: re.Match[str]) -> str:
+        n, en, ko = m.group(1), m.group(2), m.group(3)
+        if ko:
+            return f"최근 {n}{_KO_UNITS[ko]}"
+        unit = _UNITS.get(en.lower(), en.lower())
+        unit = unit.rstrip("s")
+        return f"last {n} {unit}{'' if n == '1' else 's'}"
+
+    return _SPAN.sub(said_as, said)
+
+
 def read_chart(text: str, ctx: ActiveDomainContext, registry: DomainRegistry, today: date) -> ChartAsk | None:
-    """The chart the words ask for; None when they name nothing code can chart."""
+    """The chart a command's words ask for (a bare span is the last one); None when they name nothing
+    code can chart."""
+    text = span_words(text)
     shape = read_question(text, ctx, today)
     return chart_of(shape, text, registry, today)
 
