@@ -7,7 +7,7 @@ the picture (:mod:`.draw`) is matplotlib's Agg canvas, drawn off the event loop.
 """
 
 from engine.charts.asking import CHART, asks_chart, chart_of, read_chart, year_before
-from engine.charts.chart import chart, chart_for_words, names_for
+from engine.charts.chart import chart, chart_for_words
 from engine.charts.files import charts_dir
 from engine.charts.model import ChartAsk
 from engine.charts.reads import ChartReads
@@ -21,7 +21,6 @@ __all__ = [
     "chart_for_words",
     "chart_of",
     "charts_dir",
-    "names_for",
     "read_chart",
     "year_before",
 ]

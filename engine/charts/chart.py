@@ -5,8 +5,8 @@ language when there is nothing to draw."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from types import ModuleType
@@ -35,21 +35,29 @@ def _starting(ask: ChartAsk, first: date | None) -> ChartAsk:
     return replace(ask, start=first) if first is not None and ask.start == date.min else ask
 
 
-async def chart(
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A chart's rows, read; what is left is CPU and file work."""
+
+    subject: str
+    """What is drawn, in the person's language (for the notice when there is nothing)."""
+    render: Callable[[], tuple[Figures, Path] | None]
+    """Series, figures, picture and file; None when the period holds nothing to draw. Blocking: run it
+    in a worker thread."""
+
+
+async def prepare(
     ask: ChartAsk,
     reads: ChartReads,
     registry: DomainRegistry,
     user: str,
     out_dir: Path,
     lang: Language,
-    names: Mapping[str, str] | None = None,
-) -> Chart | Notice:
-    """Draw ``ask`` for ``user`` into ``out_dir``.
-
-    Args:
-        names: A lift's name in the person's language (its canonical name when there is none).
-    """
-    names = dict(names or {})
+    spellings: Mapping[str, Iterable[str]] | None = None,
+) -> Prepared:
+    """Read the rows ``ask`` needs (async SQL); the rest is the returned `Prepared.render`."""
+    spellings = spellings or {}
+    names = korean_names(ask.subjects, spellings) if lang == "ko" else {}
     made: Callable[[ModuleType], Made]
     if ask.kind == "lift":
         lift = ask.subjects[0]
@@ -67,12 +75,13 @@ async def chart(
         made, subject = made_lift, name
     elif ask.kind == "volume":
         lifts = list(ask.subjects) or await reads.top_lifts(user, ask.start, ask.end)
-        rows = await reads.work_sets(user, lifts, ask.end, ask.start)
-        a = _starting(ask, rows[0].on if rows else None)
+        names = korean_names(lifts, spellings) if lang == "ko" else {}
+        days_kg, units = await reads.daily_volumes(user, lifts, ask.start, ask.end)
+        a = _starting(ask, days_kg[0][1] if days_kg else None)
         subject = ", ".join(names.get(x, x) for x in lifts) or t.title("volume", "", lang)
 
         def made_volume(draw: ModuleType) -> Made:
-            s = volume_series(lifts, rows, a.start, a.end)
+            s = volume_series(lifts, days_kg, units, a.start, a.end)
             if not s.lifts:
                 return None
             f = figures.volume_figures(s, names, a, lang)
@@ -131,10 +140,29 @@ async def chart(
         f, png = got
         return f, write_chart(out_dir, f"{ask.kind}-{'-'.join(ask.subjects)}", png)
 
-    done = await asyncio.to_thread(render)
+    return Prepared(subject, render)
+
+
+async def chart(
+    ask: ChartAsk,
+    reads: ChartReads,
+    registry: DomainRegistry,
+    user: str,
+    out_dir: Path,
+    lang: Language,
+    spellings: Mapping[str, Iterable[str]] | None = None,
+) -> Chart | Notice:
+    """Draw ``ask`` for ``user`` into ``out_dir``: the rows read on the event loop, the rest off it.
+
+    Args:
+        spellings: Each canonical term's spellings (the vocabulary): a lift is named by its Korean one
+            in a Korean chart.
+    """
+    prepared = await prepare(ask, reads, registry, user, out_dir, lang, spellings)
+    done = await asyncio.to_thread(prepared.render)
     if done is None:
-        return Notice(text=t.no_data(subject, ask.start if ask.start != date.min else ask.end, ask.end, lang),
-                      code="no_data")  # fmt: skip
+        first = ask.start if ask.start != date.min else ask.end
+        return Notice(text=t.no_data(prepared.subject, first, ask.end, lang), code="no_data")
     f, path = done
     log.info("chart.drawn", kind=ask.kind, subjects=list(ask.subjects), path=str(path))
     return Chart(path=str(path), title=f.title, caption=f.caption, alt=f.alt, language=lang)
@@ -154,9 +182,4 @@ async def chart_for_words(
     ask = read_chart(said, ctx, registry, today)
     if ask is None:
         return Notice(text=t.unknown_chart(said, lang), code="unknown_chart")
-    return await chart(ask, reads, registry, user, out_dir, lang, names_for(ask, ctx, lang))
-
-
-def names_for(ask: ChartAsk, ctx: ActiveDomainContext, lang: Language) -> dict[str, str]:
-    """The lifts' names in the person's language (Korean spellings from the vocabulary)."""
-    return korean_names(ask.subjects, ctx.vocabulary_map) if lang == "ko" else {}
+    return await chart(ask, reads, registry, user, out_dir, lang, ctx.vocabulary_map)

@@ -24,6 +24,7 @@ from matplotlib.ticker import FuncFormatter
 
 from engine.charts.fonts import korean_font
 from engine.charts.model import (
+    DENSE,
     BodyweightSeries,
     CardioSeries,
     DaysSeries,
@@ -74,19 +75,31 @@ def _steps(weeks: Sequence[Week]) -> tuple[Any, Any]:
     return x, y
 
 
+def _lines(s: LiftSeries) -> tuple[Any, list[float], list[float]]:
+    """The e1RM and top-set lines: per session, or each week's best past `DENSE` sessions (a line of
+    thousands of points is a smear at 900 pixels; the records keep their own markers)."""
+    if len(s.sessions) <= DENSE:
+        return _x([p.on for p in s.sessions]), [p.e1rm for p in s.sessions], [p.top_weight for p in s.sessions]
+    weeks: dict[date, tuple[float, float]] = {}
+    for p in s.sessions:
+        week = p.on - timedelta(days=p.on.weekday())
+        e1, top = weeks.get(week, (0.0, 0.0))
+        weeks[week] = (max(e1, p.e1rm), max(top, p.top_weight))
+    return _x(list(weeks)), [v[0] for v in weeks.values()], [v[1] for v in weeks.values()]
+
+
 def draw_lift(s: LiftSeries, f: Figures) -> bytes:
     font = korean_font()
     fig, ax = _figure(f.title, font)
-    x = _x([p.on for p in s.sessions])
-    ax.plot(x, [p.e1rm for p in s.sessions], color=_COLORS[0], lw=1.8, label=f.labels["e1rm"], rasterized=True)
-    ax.plot(x, [p.top_weight for p in s.sessions], color=_COLORS[1], lw=1.0, alpha=0.7, label=f.labels["top"],
-            rasterized=True)  # fmt: skip
+    x, e1, top = _lines(s)
+    ax.plot(x, e1, color=_COLORS[0], lw=1.8, label=f.labels["e1rm"], rasterized=True)
+    ax.plot(x, top, color=_COLORS[1], lw=1.0, alpha=0.7, label=f.labels["top"], rasterized=True)
     prs = [p for p in s.sessions if p.pr]
     if prs:
         ax.scatter(_x([p.on for p in prs]), [p.e1rm for p in prs], marker="^", s=40, color="#d62728",
                    zorder=3, label=f.labels["pr"])  # fmt: skip
     if len(s.sessions) == 1:
-        ax.scatter(x, [s.sessions[0].e1rm], color=_COLORS[0], s=30)
+        ax.scatter(x, e1, color=_COLORS[0], s=30)
     ax.set_ylabel(s.unit, fontproperties=font)
     _dates(ax)
     ax.legend(prop=font, loc="lower right", frameon=False)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from engine.charts import texts as t
 from engine.charts.model import (
+    DENSE,
     BodyweightSeries,
     CardioSeries,
     ChartAsk,
@@ -63,7 +64,7 @@ def lift_figures(s: LiftSeries, name: str, ask: ChartAsk, lang: Language) -> Fig
             f"추정 1RM 경신: {prs}회 (▲ 표시).",
         ]
         alt = (
-            f"{name}의 세션별 추정 1RM 선 그래프, {t.day(first.on, lang)}부터 {t.day(last.on, lang)}까지 "
+            f"{name}의 {'주별 최고' if len(s.sessions) > DENSE else '세션별'} 추정 1RM 선 그래프, {t.day(first.on, lang)}부터 {t.day(last.on, lang)}까지 "
             f"{t.num(first.e1rm)} {u}에서 {t.num(last.e1rm)} {u}로 {_trend(change, lang)}. "
             f"탑 세트 중량은 두 번째 선, 추정 1RM 경신 {prs}회는 삼각형으로 표시."
         )
@@ -80,7 +81,7 @@ def lift_figures(s: LiftSeries, name: str, ask: ChartAsk, lang: Language) -> Fig
             f"New best estimates: {prs} (marked ▲).",
         ]
         alt = (
-            f"Line chart of {name} estimated 1RM per session from {first.on.isoformat()} to {last.on.isoformat()}, "
+            f"Line chart of {name} estimated 1RM {'(each week’s best)' if len(s.sessions) > DENSE else 'per session'} from {first.on.isoformat()} to {last.on.isoformat()}, "
             f"{_trend(change, lang)} from {t.num(first.e1rm)} {u} to {t.num(last.e1rm)} {u}, with the top set's "
             f"weight as a second line and {prs} new best estimates marked with triangles."
         )
@@ -88,18 +89,22 @@ def lift_figures(s: LiftSeries, name: str, ask: ChartAsk, lang: Language) -> Fig
 
 
 def _weeks_line(weeks: Sequence[Week], unit: str, lang: Language) -> str:
-    """First, latest and best week of a weekly series, and the change."""
-    first, last = weeks[0], weeks[-1]
-    best = max(weeks, key=lambda w: w.value)
+    """First and latest week with any (the weeks between are drawn, but a period rarely starts or ends
+    on a training week), the best week, and the change."""
+    some = [w for w in weeks if w.value] or list(weeks)
+    first, last = some[0], some[-1]
+    best = max(some, key=lambda w: w.value)
     u = f" {unit}" if unit else ""
     change = t.signed(last.value - first.value)
     if lang == "ko":
         return (
-            f"첫 주 {t.num(first.value)}{u}, 마지막 주 {t.num(last.value)}{u}, "
+            f"처음 {t.num(first.value)}{u} ({t.day(first.start, lang)} 주), "
+            f"최근 {t.num(last.value)}{u} ({t.day(last.start, lang)} 주), "
             f"최고 {t.num(best.value)}{u} ({t.day(best.start, lang)} 주), 변화 {change}{u}"
         )
     return (
-        f"first week {t.num(first.value)}{u}, latest week {t.num(last.value)}{u}, "
+        f"first {t.num(first.value)}{u} (week of {t.day(first.start, lang)}), "
+        f"latest {t.num(last.value)}{u} (week of {t.day(last.start, lang)}), "
         f"best {t.num(best.value)}{u} (week of {t.day(best.start, lang)}), change {change}{u}"
     )
 

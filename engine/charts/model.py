@@ -16,6 +16,11 @@ ChartKind = Literal["lift", "volume", "days", "cardio", "bodyweight"]
 calendar heatmap); a run's or swim's weekly distance and pace; bodyweight."""
 
 
+DENSE = 400
+"""Sessions past which a lift's lines show each week's best, not every session (the records keep
+their markers): thousands of points are a smear at 900 pixels."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChartAsk:
     """What to draw, read in code from ``/chart bench 3 months`` or "show my bench progress this year"."""

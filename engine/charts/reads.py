@@ -55,6 +55,26 @@ class ChartReads:
             for r in rows
         ]
 
+    async def daily_volumes(
+        self, user: str, lifts: Sequence[str], start: date, end: date
+    ) -> tuple[list[tuple[str, date, float]], set[str]]:
+        """Each lift's working sets' weight × reps per day in kg (summed by SQL: a day is one row, not
+        its sets), oldest first, and the units the sets were logged in."""
+        if not lifts:
+            return [], set()
+        marks = ", ".join(f":x{i}" for i in range(len(lifts)))
+        args: dict[str, Any] = {"u": user, "a": start.isoformat(), "b": end.isoformat()}
+        args.update({f"x{i}": x for i, x in enumerate(lifts)})
+        rows = await self._rows(
+            "SELECT s.exercise, s.occurred_on, sum(s.weight_kg * s.reps), group_concat(DISTINCT s.unit) "
+            f"FROM entry_sets s WHERE s.user_key = :u AND s.exercise IN ({marks}) "
+            f"AND s.occurred_on BETWEEN :a AND :b AND {_WORK} GROUP BY s.exercise, s.occurred_on "
+            "ORDER BY s.occurred_on",
+            args,
+        )
+        units = {u for r in rows for u in (r[3] or "").split(",")}
+        return [(r[0], date.fromisoformat(r[1]), float(r[2])) for r in rows], units
+
     async def top_lifts(self, user: str, start: date, end: date, limit: int = 4) -> list[str]:
         """The lifts with the most volume in the period (for a volume chart that names none)."""
         rows = await self._rows(

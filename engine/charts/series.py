@@ -112,12 +112,19 @@ def lift_series(lift: str, rows: Sequence[SetRow], start: date, end: date) -> Li
     return LiftSeries(lift, unit, tuple(out))
 
 
-def volume_series(lifts: Sequence[str], rows: Sequence[SetRow], start: date, end: date) -> VolumeSeries:
-    """Each lift's weight × reps per week (``rows``: their working sets), biggest total first."""
-    unit = unit_of(r.unit for r in rows)
+def volume_series(
+    lifts: Sequence[str], days: Sequence[tuple[str, date, float]], units: Iterable[str], start: date, end: date
+) -> VolumeSeries:
+    """Each lift's weight × reps per week, biggest total first.
+
+    Args:
+        days: (lift, day, its working sets' weight × reps in kg).
+        units: The units those sets were logged in.
+    """
+    unit = unit_of(units)
     out = []
     for lift in lifts:
-        weeks = per_week(start, end, ((r.on, _shown(r.weight_kg, unit) * r.reps) for r in rows if r.lift == lift))
+        weeks = per_week(start, end, ((on, _shown(kg, unit)) for x, on, kg in days if x == lift))
         if any(w.value for w in weeks):
             out.append((lift, weeks))
     out.sort(key=lambda p: -sum(w.value for w in p[1]))

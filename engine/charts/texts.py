@@ -14,7 +14,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "volume": ("Weight × reps per week", "주간 중량 × 횟수"),
     "days": ("Training days", "운동한 날"),
     "distance": ("Distance per week", "주간 거리"),
-    "pace": ("Pace (faster up)", "페이스 (위가 빠름)"),
+    "pace": ("Pace, faster up", "페이스, 위가 빠름"),
     "bodyweight": ("Bodyweight", "체중"),
     "weekdays": ("Mon Tue Wed Thu Fri Sat Sun", "월 화 수 목 금 토 일"),
 }

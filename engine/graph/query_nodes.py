@@ -28,7 +28,7 @@ from engine.agents.clarifier import CLARIFIER, ClarifierInput, patterns
 from engine.agents.planner import PLANNER, PlannerInput, shape_text
 from engine.agents.schemas import AnalyzerOutput, Gap, PlannerOutput
 from engine.agents.synthesizer import SYNTHESIZER, SynthesizerInput, synthesizer_input
-from engine.charts import ChartAsk, ChartReads, asks_chart, chart, chart_of, names_for
+from engine.charts import ChartAsk, ChartReads, asks_chart, chart, chart_of
 from engine.domains.registry import ActiveDomainContext
 from engine.errors import ModelFailed, ModelMissing, ModelTimeout, ModelUnreachable
 from engine.facts import compute_facts, facts_text
@@ -106,7 +106,7 @@ class QueryNodes:
             reads = ChartReads(self.d.entries.db, registry)
             lang = update["language"]
             assert self.d.charts_dir is not None  # _chart_asked says None without a folder
-            drawn = await chart(ask, reads, registry, t.user, self.d.charts_dir, lang, names_for(ask, ctx, lang))
+            drawn = await chart(ask, reads, registry, t.user, self.d.charts_dir, lang, ctx.vocabulary_map)
             update.update(halt=True, **emit(drawn))
         elif t.intent == "QUERY" and NEXT in shape.intents and (lifts := target_lifts(shape.terms, registry)):
             # "What should I do on bench next time?": the rules are data and the numbers code's; no model call.

@@ -12,7 +12,7 @@ from PIL import Image
 
 from engine.charts import draw, figures
 from engine.charts.model import BoutPoint, ChartAsk, LiftSeries, LiftSession
-from engine.charts.series import SetRow, bodyweight_series, cardio_series, days_series, volume_series
+from engine.charts.series import bodyweight_series, cardio_series, days_series, volume_series
 
 PNG = b"\x89PNG\r\n\x1a\n"
 ASK = ChartAsk("lift", ("bench press",), date(2026, 9, 1), date(2026, 10, 31))
@@ -54,11 +54,8 @@ def test_korean_labels_draw_with_no_missing_glyph() -> None:
     _opened(draw.draw_cardio(runs, figures.cardio_figures(runs, "러닝", "/km", ASK, "ko"), "/km"))
     weights = bodyweight_series([(date(2026, 9, 1), 80.0, "kg"), (date(2026, 10, 1), 78.5, "kg")], ASK.start, ASK.end)
     _opened(draw.draw_bodyweight(weights, figures.bodyweight_figures(weights, ASK, "ko")))
-    rows = [
-        SetRow("squat", date(2026, 9, 2), 100.0, "kg", 5, 116.7),
-        SetRow("bench press", date(2026, 9, 3), 60, "kg", 5, 70),
-    ]
-    volume = volume_series(["bench press", "squat"], rows, ASK.start, ASK.end)
+    volumes = [("squat", date(2026, 9, 2), 500.0), ("bench press", date(2026, 9, 3), 300.0)]
+    volume = volume_series(["bench press", "squat"], volumes, {"kg"}, ASK.start, ASK.end)
     names = {"bench press": "벤치프레스", "squat": "스쿼트"}
     _opened(draw.draw_volume(volume, figures.volume_figures(volume, names, ASK, "ko"), names))
 
@@ -103,6 +100,5 @@ def test_captions_of_the_other_kinds() -> None:
 
 def test_a_caption_stays_under_telegrams_limit() -> None:
     many = {f"lift {i}": f"a very long name of lift number {i} " * 3 for i in range(40)}
-    rows = [SetRow(x, date(2026, 9, 2), 100.0, "kg", 5, 116.7) for x in many]
-    volume = volume_series(list(many), rows, ASK.start, ASK.end)
+    volume = volume_series(list(many), [(x, date(2026, 9, 2), 500.0) for x in many], {"kg"}, ASK.start, ASK.end)
     assert len(figures.volume_figures(volume, many, ASK, "en").caption) <= 1000

@@ -48,8 +48,8 @@ async def test_records_are_judged_over_the_history_before_the_period(reads: Char
 
 
 async def test_weekly_volume_of_working_sets(reads: ChartReads) -> None:
-    rows = await reads.work_sets(USER, ["bench press"], date(2026, 10, 11), date(2026, 8, 31))
-    s = volume_series(["bench press"], rows, date(2026, 8, 31), date(2026, 10, 11))
+    days, units = await reads.daily_volumes(USER, ["bench press"], date(2026, 8, 31), date(2026, 10, 11))
+    s = volume_series(["bench press"], days, units, date(2026, 8, 31), date(2026, 10, 11))
     ((lift, weeks),) = s.lifts
     assert lift == "bench press" and s.unit == "kg"
     assert [(w.start.isoformat(), w.value) for w in weeks] == [
