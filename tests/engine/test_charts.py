@@ -143,3 +143,18 @@ async def test_an_imported_strong_history_charts_its_true_best_and_latest(
     assert isinstance(ko, Chart) and "최고 110.8 kg (2025년 6월 7일, 95 kg × 5회 기준)" in ko.caption
     assert ko.title.startswith("벤치프레스")
     assert fake.titles() == []
+
+
+async def test_a_chart_is_drawn_again_each_time_and_never_recorded(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    async with open_engine(read_in_code=True) as engine:
+        await log(engine, "bench 60kg 5x5", NOW)
+        command = chart_of("벤치").model_copy(update={"message_id": "c1"})
+        (first,) = await engine.handle(command)
+        (second,) = await engine.handle(command)  # the same delivery again: read-only, so simply drawn again
+        (asked,) = await engine.handle(msg("벤치 그래프 보여줘"))
+        recorded = await engine.inbox.items(CONV, ("done",))
+    assert isinstance(first, Chart) and isinstance(second, Chart) and first.path != second.path
+    assert first.language == "ko" and first.title == "벤치프레스: 세션별 추정 1RM과 탑 세트"
+    assert isinstance(asked, Chart) and asked.caption == first.caption
+    assert all(item.kind != "control" for item in recorded)
+    assert fake.titles() == []
