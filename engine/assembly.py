@@ -10,6 +10,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph.state import CompiledStateGraph
 
 from engine.agents.llm import LLM
+from engine.charts.files import charts_dir
 from engine.config import EngineConfig
 from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.graph.build import build_graph
@@ -56,6 +57,7 @@ async def assemble(config: EngineConfig, checkpointer: BaseCheckpointSaver[str] 
         max_retries=config.max_answer_retries,
         read_in_code=config.read_in_code,
         library=library,
+        charts_dir=charts_dir(config.data_dir),
     )
     graph = build_graph(deps).compile(checkpointer=checkpointer)
     return Parts(graph=graph, checkpointer=checkpointer, db=db, llm=llm, selector=selector, library=library)

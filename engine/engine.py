@@ -24,6 +24,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from engine.assembly import Parts, assemble
 from engine.boundary import Progress
+from engine.charts.files import charts_dir
 from engine.config import EngineConfig
 from engine.conversation.controls import Controls
 from engine.conversation.dispatch import Dispatch
@@ -66,7 +67,9 @@ class Engine(Intake):
         self.users = UserGate()
         """Lets /forget wait for the person's running turns (see `UserGate`)."""
         self._runner = Runner(self.graph, self.checkpointer, self.inbox, self.conversations, config.default_timezone)
-        controls = Controls(self._runner, self.entries, self.patches, self.users, db, self.selector)
+        controls = Controls(
+            self._runner, self.entries, self.patches, self.users, db, self.selector, charts_dir(config.data_dir)
+        )
         self._backlog = controls.backlog
         self._dispatch = Dispatch(self._runner, controls, self.entries, self.selector, config.max_message_chars)
 

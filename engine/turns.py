@@ -65,7 +65,9 @@ class Resume(_Turn):
     """The platform's id for the press or reply; the same id again is not run twice (its outcomes come back)."""
 
 
-ControlAction = Literal["reset", "cancel", "undo", "export", "status", "retry", "timezone", "forget", "history", "next"]
+ControlAction = Literal[
+    "reset", "cancel", "undo", "export", "status", "retry", "timezone", "forget", "history", "next", "chart"
+]
 
 
 class Control(_Turn):

@@ -31,6 +31,7 @@ CONTROLS: Final = MappingProxyType[str, ControlAction](
         "timezone": "timezone",
         "forget": "forget",
         "next": "next",
+        "chart": "chart",
     }
 )
 """Every command that becomes a `Control` turn, by its canonical name."""

@@ -1,7 +1,8 @@
 """The commands that steer a conversation rather than talk to the expert:
 ``reset``, ``cancel``, ``status``, ``retry``, ``timezone``, ``export``, ``undo``,
-``history`` and ``forget`` (the adapters' command map names them), and ``next``, a
-lift's next-session target computed by code (no model call, nothing changed).
+``history`` and ``forget`` (the adapters' command map names them), ``next``, a
+lift's next-session target computed by code (no model call, nothing changed), and
+``chart``, a progress chart drawn by code (:mod:`engine.charts`).
 
 A command that changes something and carries the platform's delivery id is
 recorded in the inbox like any turn, so a second delivery of it (a redelivery
@@ -13,12 +14,16 @@ runs again), so /retry and the backlog share one import, this one's.
 
 from __future__ import annotations
 
+import tempfile
+from datetime import date
+from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from langgraph.types import Command
 from pydantic import TypeAdapter
 
 from engine import progress_texts, texts
+from engine.charts import ChartAsk, ChartReads, chart, chart_for_words, year_before
 from engine.conversation.backlog import Backlog
 from engine.conversation.runner import Runner
 from engine.domains.registry import DomainSelector
@@ -27,7 +32,7 @@ from engine.entries.export import render as render_export
 from engine.entries.strong_format import strong_left_out
 from engine.interrupts import CANCEL, closed_by, to_outcome
 from engine.language.dates import today_in
-from engine.outcomes import Answer, Closed, Document, Failure, Notice, Outcome
+from engine.outcomes import Answer, Chart, Closed, Document, Failure, Notice, Outcome
 from engine.query.questions import read_question
 from engine.query.render import language_of
 from engine.query.targets import target_lifts, target_text
@@ -41,7 +46,7 @@ from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Resume,
 
 _turn: TypeAdapter[Turn] = TypeAdapter(Turn)
 _outcomes: TypeAdapter[list[Outcome]] = TypeAdapter(list[Outcome])
-_NOT_RECORDED = frozenset({"status", "history", "export", "next", "retry", "cancel"})
+_NOT_RECORDED = frozenset({"status", "history", "export", "next", "chart", "retry", "cancel"})
 """Read-only commands, /retry (each turn it runs is recorded) and /cancel (recorded when it resumes the graph)."""
 
 
@@ -56,7 +61,9 @@ class Controls:
         users: UserGate,
         db: Database,
         selector: DomainSelector,
+        charts: Path | None = None,
     ) -> None:
+        """``charts``: where /chart writes its PNGs (``DATA_DIR/charts``); None: a temporary folder's."""
         self._runner = runner
         self._selector = selector
         self._inbox = runner.inbox
@@ -65,6 +72,7 @@ class Controls:
         self._patches = patches
         self._users = users
         self._db = db
+        self._charts = charts if charts is not None else Path(tempfile.gettempdir()) / "almanac-charts"
         self.backlog = Backlog(runner, self.run)
         """Turns held, cut off, failed or delivered twice; runs a recorded command through `run`."""
 
@@ -108,6 +116,10 @@ class Controls:
             return await history(self._patches, turn)
         if action == "next":
             return await next_session(HistoryStore(self._db, self._selector.registry), self._selector, turn)
+        if action == "chart":
+            today = today_in(await self._runner.timezone(turn.user), turn.at)
+            reads = ChartReads(self._db, self._selector.registry)
+            return [await chart_command(reads, self._selector, turn, today, self._charts)]
         dropped = await self._dropped(thread, "Closed")
         removed = await self.forget(turn)
         return [*dropped, Notice(text=texts.forgotten(removed, with_conversation=True), code="forgotten")]
@@ -283,3 +295,18 @@ async def next_session(history_store: HistoryStore, selector: DomainSelector, tu
         return [Notice(text=progress_texts.unknown_target_lift(said, lang), code="unknown_lift")]
     text = await target_text(history_store, everything, turn.user, lifts, lang)
     return [Answer(text=text, language=lang)]
+
+
+async def chart_command(
+    reads: ChartReads, selector: DomainSelector, turn: Control, today: date, out_dir: Path
+) -> Chart | Notice:
+    """``/chart bench 3 months``: the chart the words name, read with every domain's words; ``/chart``
+    alone: training days over the last 12 months."""
+    said = turn.argument.strip()
+    lang = language_of(said)
+    registry = selector.registry
+    if not said:
+        ask = ChartAsk("days", (), year_before(today), today, defaulted=True)
+        return await chart(ask, reads, registry, turn.user, out_dir, lang)
+    everything = selector.build_active_context(registry.names)
+    return await chart_for_words(said, reads, everything, registry, turn.user, today, out_dir, lang)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine.agents.llm import LLM
 from engine.domains.registry import DomainSelector
@@ -27,3 +28,5 @@ class Deps:
     """Code reads each message first; the model fills only what code could not read."""
     library: Library | None = None
     """The knowledge base's articles; None: answers come from the person's data alone."""
+    charts_dir: Path | None = None
+    """Where chart PNGs are written (``DATA_DIR/charts``); None: trend questions get no picture."""

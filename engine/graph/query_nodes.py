@@ -14,6 +14,7 @@ themselves when nothing usable came.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import structlog
@@ -27,6 +28,7 @@ from engine.agents.clarifier import CLARIFIER, ClarifierInput, patterns
 from engine.agents.planner import PLANNER, PlannerInput, shape_text
 from engine.agents.schemas import AnalyzerOutput, Gap, PlannerOutput
 from engine.agents.synthesizer import SYNTHESIZER, SynthesizerInput, synthesizer_input
+from engine.charts import ChartAsk, ChartReads, asks_chart, chart, chart_of
 from engine.domains.registry import ActiveDomainContext
 from engine.errors import ModelFailed, ModelMissing, ModelTimeout, ModelUnreachable
 from engine.facts import compute_facts, facts_text
@@ -99,6 +101,13 @@ class QueryNodes:
         if shape.date is not None and shape.date.status == "invalid":
             notice = Notice(text=texts.not_on_calendar(shape.date.phrase), code="bad_date")
             update.update(halt=True, **emit(notice))
+        elif t.intent == "QUERY" and (ask := self._chart_asked(shape, t.text, t.today)) is not None:
+            # "Show my bench progress this year", "지난 3개월 스쿼트 그래프": a picture drawn by code, no model call.
+            reads = ChartReads(self.d.entries.db, registry)
+            lang = update["language"]
+            assert self.d.charts_dir is not None  # _chart_asked says None without a folder
+            drawn = await chart(ask, reads, registry, t.user, self.d.charts_dir, lang, ctx.vocabulary_map)
+            update.update(halt=True, **emit(drawn))
         elif t.intent == "QUERY" and NEXT in shape.intents and (lifts := target_lifts(shape.terms, registry)):
             # "What should I do on bench next time?": the rules are data and the numbers code's; no model call.
             text = await target_text(self._history[0], ctx, t.user, lifts, update["language"])
@@ -107,6 +116,12 @@ class QueryNodes:
             # Never silently all time: say how the words were taken before the answer comes.
             update.update(emit(Notice(text=texts.period_not_read(shape.unread, update["language"]), code="period")))
         return update
+
+    def _chart_asked(self, shape: QuestionShape, text: str, today: date) -> ChartAsk | None:
+        """The chart a question asks for ("chart", "graph", "그래프", or "show" with a trend) and names."""
+        if self.d.charts_dir is None or not asks_chart(shape, text):
+            return None
+        return chart_of(shape, text, self.d.selector.registry, today)
 
     async def plan(self, state: State) -> dict[str, Any]:
         t = TurnView(state, self.d)

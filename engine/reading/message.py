@@ -55,7 +55,7 @@ _REQUEST = re.compile(
     re.I,
 )
 # Intents every domain's words share ("how many times", "compare"): they name no domain by themselves.
-_SHARED_INTENTS = frozenset({"frequency", "comparison", "progress", "recent"})
+_SHARED_INTENTS = frozenset({"frequency", "comparison", "progress", "recent", "chart"})
 # A report of something done, in words: a past-tense activity verb, or a duration or distance.
 _REPORT = re.compile(
     r"\b(?:did|ran|walked|swam|cycled|biked|rode|hiked|lifted|trained|played|stretched|rowed|jogged|climbed"
