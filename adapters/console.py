@@ -56,6 +56,7 @@ Commands:
   /undo    revert the last approved plan or correction
   /history planning events of this conversation
   /next bench   the next session's sets, reps and weight for a lift
+  /chart bench 6 months   a progress chart (PNG under DATA_DIR/charts/); also volume, running, bodyweight, days
   /export  write your entries to a CSV file here (/export json for JSON)
   /forget  delete everything Almanac keeps about you (asks first)
   /tz Area/City   set your time zone

@@ -24,6 +24,7 @@ When I am not sure, I ask: press a choice or reply in the thread. Plans change n
 `{command} undo` — undo the last approved change
 `{command} history` — what was planned, decided and changed
 `{command} next <lift>` — the next session's sets, reps and weight, from your log
+`{command} chart <lift or measure> [period]` — a progress chart, sent to you privately (`chart bench 6 months`, `chart volume`, `chart running`, `chart days`); ask in a thread ("show my bench progress") to get it there
 `{command} timezone <Area/City>` — your time zone, so "yesterday" means yours
 `{command} export` — your entries as a CSV file, sent to you privately (`json`, `strong`: Strong's CSV)
 `{command} forget` — delete all your entries (asks first)"""

@@ -14,6 +14,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("undo", "Undo the last approved change"),
     ("history", "What was planned, decided and changed here"),
     ("next", "Next session's target for a lift: /next bench"),
+    ("chart", "A progress chart: /chart bench 6 months"),
     ("timezone", "Set your time zone: /timezone Asia/Seoul"),
     ("export", "Download your entries as a CSV file"),
     ("forget", "Delete all your entries and this conversation"),
@@ -36,6 +37,7 @@ In a group, mention me or reply to me; everyone's entries stay their own.
 /undo — undo the last approved change
 /history — what was planned, decided and changed here
 /next <i>lift</i> — the next session's sets, reps and weight, from your log
+/chart <i>lift or measure</i> [<i>period</i>] — a progress chart: /chart bench, /chart volume 3 months, /chart running, /chart bodyweight, /chart days
 /timezone <i>Area/City</i> — your time zone, so “yesterday” means yours
 /export — your entries as a CSV file
 /forget — delete all your entries and this conversation"""
