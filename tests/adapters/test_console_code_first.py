@@ -144,3 +144,29 @@ async def test_a_record_is_shown_under_the_confirmation(open_engine: OpenEngine,
     assert "🆕 First time logged: bench press." in shown
     (record,) = [line for line in shown if line.startswith("🏆")]
     assert record.startswith("🏆 벤치프레스 최고 중량 경신: 60 kg × 5 (이전: 55 kg × 10, ")
+
+
+async def test_chart_writes_a_png_under_the_data_folder_and_prints_its_path(
+    open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path
+) -> None:
+    """`/chart bench` on an imported Strong history: the PNG lands in DATA_DIR/charts/, the console prints
+    its path and the caption's true figures (by hand: tests/engine/test_charts.py), Korean included."""
+    from PIL import Image
+
+    from tests.engine.facts.test_history import import_history
+
+    fake.stop()  # no model at all: a chart is code's
+    out = io.StringIO()
+    async with open_engine() as engine:
+        await import_history(engine.entries.db, "console:lee")
+        lines = "/chart bench all time\n/chart 벤치프레스 전체 기간\n"
+        await ConsoleChat(engine, "lee", stdin=io.StringIO(lines), stdout=out).run()
+    shown = out.getvalue()
+    paths = [line.split(": ", 1)[1] for line in shown.splitlines() if line.strip().startswith(("Chart: ", "차트: "))]
+    assert len(paths) == 2, shown
+    for path in paths:
+        assert Path(path).parent == tmp_path / "data" / "charts"
+        with Image.open(path) as image:
+            assert image.format == "PNG"
+    assert "best 110.8 kg on 2025-06-07 (from 95 kg × 5)" in shown and "latest 110.8 kg (2026-10-10)" in shown
+    assert "최고 110.8 kg (2025년 6월 7일, 95 kg × 5회 기준)" in shown
