@@ -161,7 +161,7 @@ async def chart(
     prepared = await prepare(ask, reads, registry, user, out_dir, lang, spellings)
     done = await asyncio.to_thread(prepared.render)
     if done is None:
-        first = ask.start if ask.start != date.min else ask.end
+        first = ask.start if ask.start != date.min else None
         return Notice(text=t.no_data(prepared.subject, first, ask.end, lang), code="no_data")
     f, path = done
     log.info("chart.drawn", kind=ask.kind, subjects=list(ask.subjects), path=str(path))

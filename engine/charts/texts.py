@@ -71,8 +71,12 @@ def period(start: date, end: date, defaulted: bool, lang: Language) -> str:
     return f"{said} (the last 12 months; no period was named)" if defaulted else said
 
 
-def no_data(name: str, start: date, end: date, lang: Language) -> str:
-    """Nothing logged to draw in the period."""
+def no_data(name: str, start: date | None, end: date, lang: Language) -> str:
+    """Nothing logged to draw in the period (``start`` None: all time, nothing logged ever)."""
+    if start is None:
+        if lang == "ko":
+            return f"아직 {name} 기록이 없어 그릴 그래프가 없어요."
+        return f"There is nothing to chart for {name}: nothing logged yet."
     if lang == "ko":
         return f"{day(start, lang)} ~ {day(end, lang)} 사이에 {name} 기록이 없어 그릴 그래프가 없어요."
     return f"There is nothing to chart for {name} between {start.isoformat()} and {end.isoformat()}: nothing logged."
