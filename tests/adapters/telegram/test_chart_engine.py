@@ -50,5 +50,7 @@ async def test_chart_bench_sends_a_photo_with_the_true_figures(
 async def test_a_chart_of_nothing_logged_says_so(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
     async with sqlite_engine() as engine, running(tg, engine) as bot:
         (reply,) = await bot.say("/chart squat")
+        (ever,) = await bot.say("/chart 스쿼트 전체 기간")
     assert reply.photo is None and reply.text is not None and "squat" in reply.text
+    assert ever.photo is None and ever.text is not None and "아직 스쿼트 기록이 없어" in ever.text
     assert fake.titles() == []
