@@ -87,7 +87,8 @@ def target_from(exercise: str, sets: Sequence[WorkSet], progression: Progression
     # rep range, or on a bodyweight lift, reps fall from set to set as they may; only a failed set is a miss.
     short = sum(1 for r in reps if r < best) if ranged is None and top is not None else failed
     if best == 0 or short:
-        return Target(rule="repeat", weight=top, reps=[max(best, 1)] * len(work), missed=short, **base)
+        # Every set failed (best 0): none is short of the best, yet each was missed.
+        return Target(rule="repeat", weight=top, reps=[max(best, 1)] * len(work), missed=max(short, failed), **base)
     if top is None:
         return Target(rule="reps", weight=None, reps=[r + 1 for r in reps], **base)
     increment = progression.increment.get(unit) or min(progression.increment.values())

@@ -31,7 +31,9 @@ from engine.language.values import epley
 from engine.outcomes import Record, RecordKind
 
 LB = 0.45359237
-_EPS = 1e-9
+EPS = 1e-9
+"""Two values closer than this are equal: a tie is no record (55 × 1 and 50 × 3 both estimate 55 kg, yet
+differ in the last bit of their floats)."""
 NEAR = 0.05
 """Two bouts are at one distance within this fraction of it (a 5 km and a 5.1 km run)."""
 
@@ -135,8 +137,8 @@ class Judge:
 
     def _beats(self, kind: str, subject: str, at: str, score: float, prior_score: float) -> bool:
         bar = self.b.announced.get((kind, subject, at))
-        said = any(abs(score - g) <= _EPS for g in self.b.gone.get((kind, subject, at), ()))
-        return score > prior_score + _EPS and (bar is None or score > bar + _EPS) and not said
+        said = any(abs(score - g) <= EPS for g in self.b.gone.get((kind, subject, at), ()))
+        return score > prior_score + EPS and (bar is None or score > bar + EPS) and not said
 
     def _add(self, kind: RecordKind, subject: str, at: str, score: float, **rec: Any) -> None:
         self.found.append(Found(Record(kind=kind, subject=subject, **rec), at, score))

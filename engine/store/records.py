@@ -31,7 +31,7 @@ from engine.domains.bouts import ReadBout, metrics_of, read_bout
 from engine.domains.registry import DomainRegistry
 from engine.entries.model import NewEntry
 from engine.outcomes import Record
-from engine.store.bests import NEAR, Before, Judge, Prior, pace_at, working_sets
+from engine.store.bests import EPS, NEAR, Before, Judge, Prior, pace_at, working_sets
 from engine.store.bouts import BoutStore
 from engine.store.db import Database
 from engine.store.entry_rows import INSERT_SQL, entry_id_for, insert_params
@@ -58,13 +58,19 @@ def _lift_parts(i: int, lift: str, ats: dict[str, float | None], args: dict[str,
             f"SELECT 'heaviest', {lp}, '', weight, unit, reps, weight_kg, occurred_on {work} "
             "AND weight_kg IS NOT NULL ORDER BY weight_kg DESC, reps DESC, occurred_on"
         ),
+        # The best estimate and session volume set first: the earliest of those within EPS of the best, since
+        # equal values from different sets may differ in their last bit (55 × 1 and 50 × 3 both estimate 55 kg),
+        # and ordering by the float alone named the later one. Both steps are index ranges.
         _one(
-            f"SELECT 'e1rm', {lp}, '', weight, unit, reps, e1rm_kg, occurred_on {work} "
-            "AND e1rm_kg IS NOT NULL ORDER BY e1rm_kg DESC, occurred_on"
+            f"SELECT 'e1rm', {lp}, '', weight, unit, reps, e1rm_kg, occurred_on {work} AND e1rm_kg >= "
+            f"(SELECT e1rm_kg {work} AND e1rm_kg IS NOT NULL ORDER BY e1rm_kg DESC LIMIT 1) - {EPS} "
+            "ORDER BY occurred_on, e1rm_kg DESC"
         ),
         _one(
             f"SELECT 'volume', {lp}, '', NULL, '', NULL, volume_kg, occurred_on FROM entry_volumes "
-            f"WHERE user_key = :u AND exercise = {lp} AND entry_id != :id ORDER BY volume_kg DESC, occurred_on"
+            f"WHERE user_key = :u AND exercise = {lp} AND entry_id != :id AND volume_kg >= "
+            f"(SELECT volume_kg FROM entry_volumes WHERE user_key = :u AND exercise = {lp} AND entry_id != :id "
+            f"ORDER BY volume_kg DESC LIMIT 1) - {EPS} ORDER BY occurred_on, volume_kg DESC"
         ),
     ]
     for j, (at, kg) in enumerate(ats.items()):
