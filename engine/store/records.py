@@ -51,9 +51,11 @@ def _one(select: str) -> str:
 def _lift_parts(i: int, lift: str, ats: dict[str, float | None], args: dict[str, Any]) -> list[str]:
     lp = f":l{i}"
     args[lp[1:]] = lift
-    sets, work = _SETS.format(l=lp), _WORK.format(l=lp)
+    work = _WORK.format(l=lp)
     parts = [
-        f"SELECT 'seen', {lp}, '', NULL, '', NULL, NULL, NULL WHERE EXISTS (SELECT 1 {sets})",
+        # Seen: a completed work set before. A first entry of only warm-ups or failed attempts says nothing,
+        # so the first real working set still says "first time logged" (and is compared with nothing).
+        f"SELECT 'seen', {lp}, '', NULL, '', NULL, NULL, NULL WHERE EXISTS (SELECT 1 {work})",
         _one(
             f"SELECT 'heaviest', {lp}, '', weight, unit, reps, weight_kg, occurred_on {work} "
             "AND weight_kg IS NOT NULL ORDER BY weight_kg DESC, reps DESC, occurred_on"

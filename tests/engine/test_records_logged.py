@@ -149,6 +149,18 @@ async def test_warm_ups_and_failed_attempts_set_no_record(open_engine: OpenEngin
     assert records(out) == []
 
 
+async def test_a_first_entry_of_only_warm_ups_leaves_first_time_to_the_first_working_set(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
+    fake.script(scripts.router("LOG"))
+    fake.script(_sets([(40, 10, "warmup"), (60, 0, "failure")]))
+    async with open_engine() as engine:
+        warmed = await engine.handle(on(1, "bench: warm-up 40x10, missed 60"))
+        out = await engine.handle(on(2, "bench 50kg 5x5"))
+    assert records(warmed) == []
+    assert lines(out) == ["First time logged: bench press."]
+
+
 async def test_a_planned_session_is_no_record(open_engine: OpenEngine) -> None:
     async with open_engine() as engine:
         await engine.handle(on(1, "bench 60kg 5x5"))

@@ -7,7 +7,7 @@ nothing of the store's queries, checks what is said:
 (b) nothing comes from a warm-up, a failed set or a planned session (every value is one of the entry's
     completed working sets, and a planned session says nothing);
 (c) "first time logged" is said once per lift, on the first log with a working set while the lift has no
-    history, and never beside a record of that lift;
+    working set in its history (warm-ups and failures alone are not a history), and never beside a record;
 (d) a record beats every working set logged before it that is still in the history (an undone or corrected
     entry leaves it);
 (e) the best before that it names is the oracle's, with the day it was set (the earliest of equal bests);
@@ -127,7 +127,8 @@ class Oracle:
         return [e for e in self.entries if e.active]
 
     def seen(self) -> bool:
-        return bool(self.history())
+        """A completed working set before: a first entry of only warm-ups or failures leaves "first" to the next."""
+        return any(e.working() for e in self.history())
 
     def best(self, kind: str, at: Fraction | None = None) -> tuple[Fraction, Any, set[date]] | None:
         """The best of ``kind`` in the history: (value, what the store names as the best, the days it was set)."""
