@@ -118,12 +118,22 @@ class SessionStore:
         top = float(head["top"]) if head["top"] is not None else None
         return LiftSessions(exercise, recent, best, top, int(head["n"] or 0))
 
-    async def said(self, user: str, exercise: str, since: date) -> bool:
-        """Whether the stall measured against the best of ``since`` was said already."""
+    async def days(self, user: str, exercise: str, start: date, end: date) -> list[date]:
+        """The days ``exercise`` was trained with a completed work set in ``[start, end]``, oldest first."""
+        rows = await self._rows(
+            f"SELECT DISTINCT occurred_on FROM entry_sets WHERE {_WORK.replace(' AND e1rm_kg IS NOT NULL', '')} "
+            "AND occurred_on BETWEEN :a AND :b ORDER BY occurred_on",
+            {"u": user, "x": exercise.strip().lower(), "a": start.isoformat(), "b": end.isoformat()},
+        )
+        return [date.fromisoformat(r["occurred_on"]) for r in rows]
+
+    async def said(self, user: str, exercise: str, since: date, entry_id: str) -> bool:
+        """Whether the stall measured against the best of ``since`` was said already, for another entry (a
+        replayed store of the same entry says it again, as its records are)."""
         rows = await self._rows(
             "SELECT 1 FROM announced_records WHERE user_key = :u AND subject = :x AND kind = 'stall' AND at = :d "
-            "LIMIT 1",
-            {"u": user, "x": exercise, "d": since.isoformat()},
+            "AND entry_id != :id LIMIT 1",
+            {"u": user, "x": exercise, "d": since.isoformat(), "id": entry_id},
         )
         return bool(rows)
 

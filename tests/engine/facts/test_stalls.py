@@ -40,7 +40,10 @@ def judge(rows: list[SessionBest]):  # type: ignore[no-untyped-def]
 def test_the_rules_are_the_domain_data() -> None:
     assert RULES is not None
     assert (RULES.stall_sessions, RULES.trend_sessions, RULES.decline_tolerance, RULES.deload_percent) == (
-        3, 4, 0.025, 0.9,
+        3,
+        4,
+        0.025,
+        0.9,
     )
 
 
