@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
 
+from engine.domains.model import Progression
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.facts.targets import next_target, progression_of, snap
 from engine.outcomes import Citation
@@ -45,6 +46,12 @@ _THAT = re.compile(r"\b(?:that|it|this)\b|그거|그걸|그것|이거|이걸", r
 _DIGIT = re.compile(r"\d")
 
 PlanKind = Literal["next", "deload"]
+
+
+def deload_weight(last: float, unit: str, rules: Progression) -> float:
+    """``deload_percent`` of the last work weight, down to a multiple of the plate increment (95 kg → 85)."""
+    increment = rules.increment.get(unit) or min(rules.increment.values())
+    return snap(0.0, last * rules.deload_percent, increment)
 
 
 @dataclass(frozen=True)
@@ -148,8 +155,7 @@ async def form(
         recent = [d for d in habit if d > today - timedelta(weeks=FREQUENCY_WEEKS)]
         per_week = min(7, max(1, round(len(recent) / FREQUENCY_WEEKS)))
         days, usual = usual_days(habit, today, per_week)
-        increment = rules.increment.get(target.unit) or min(rules.increment.values())
-        weight = snap(0.0, target.last_weight * rules.deload_percent, increment)
+        weight = deload_weight(target.last_weight, target.unit, rules)
         reps = max(target.last_reps) or 1
         ops = [
             PatchOp(

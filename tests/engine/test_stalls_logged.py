@@ -62,7 +62,12 @@ async def test_the_plateau_is_said_once_when_logged(open_engine: OpenEngine, fak
     assert [len(s) for s in said] == [0, 0, 0, 0, 0, 1, 0, 0]
     (stall,) = said[5]
     assert stall.text == PLATEAU_EN
-    assert (stall.subject, stall.value, stall.unit, stall.previous_on) == ("bench press", 122.5, "kg", date(2026, 11, 2))
+    assert (stall.subject, stall.value, stall.unit, stall.previous_on) == (
+        "bench press",
+        122.5,
+        "kg",
+        date(2026, 11, 2),
+    )
     assert fake.titles() == []
 
 
