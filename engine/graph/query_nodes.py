@@ -48,7 +48,7 @@ from engine.query.records import history_facts, merge
 from engine.query.references import RefTable
 from engine.query.render import korean_names, language_of
 from engine.query.retrieval import Retriever, normalize_instructions
-from engine.query.stalls import PLATEAU, stall_answer
+from engine.query.stalls import stall_answer, stall_question
 from engine.query.targets import NEXT, target_lifts, target_text
 from engine.store.bouts import BoutStore
 from engine.store.history import HistoryStore
@@ -106,7 +106,7 @@ class QueryNodes:
             text = await target_text(self._history[0], ctx, t.user, lifts, update["language"])
             await self.d.patches.record_event(t.conversation, t.user, OFFERED, f"next {lifts[0]}")
             update.update(halt=True, **emit(Answer(text=text, language=update["language"])))
-        elif t.intent == "QUERY" and PLATEAU in shape.terms and (lifts := target_lifts(shape.terms, registry)):
+        elif t.intent == "QUERY" and (lifts := stall_question(t.text, shape.terms, registry)):
             # "Is my bench stalling?", "벤치 정체야?": the stall rules are code's, the answer too.
             lang = update["language"]
             names = korean_names(lifts, ctx.vocabulary_map) if lang == "ko" else {}

@@ -9,12 +9,23 @@ from datetime import date
 from engine import progress_texts
 from engine.domains.registry import DomainRegistry
 from engine.facts.stalls import Stall, lift_stall, sessions_needed
+from engine.facts.targets import is_lift
 from engine.outcomes import Record
 from engine.store.db import Database
 from engine.store.lift_sessions import SessionStore
+from engine.tasks.coded import OPEN
 
 PLATEAU = "plateau"
 """The strength vocabulary's term of a question about a stall ("stalling", "plateau", "정체")."""
+
+
+def stall_question(text: str, terms: Sequence[str], registry: DomainRegistry) -> list[str]:
+    """The lifts of a yes-or-no stall question ("is my bench stalling?", "벤치 정체야?"); empty for anything
+    more ("why did my bench stall, and what is a deload?" is the model's, with the articles)."""
+    lifts = [t for t in dict.fromkeys(terms) if is_lift(registry, t)]
+    if PLATEAU not in terms or not lifts or set(terms) - {PLATEAU, *lifts} or OPEN.search(text):
+        return []
+    return lifts
 
 
 async def stall_lines(

@@ -7,20 +7,13 @@ from collections.abc import Sequence
 
 from engine import progress_texts
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
-from engine.facts.targets import next_target, progression_of
+from engine.facts.targets import is_lift, next_target
 from engine.query.render import korean_names
 from engine.query.stalls import stall_lines
 from engine.store.history import HistoryStore
 
 NEXT = "next"
 """The ``query_keywords`` intent of a question about the next session ("next time", "다음에")."""
-
-
-def is_lift(registry: DomainRegistry, term: str) -> bool:
-    """Whether ``term`` is a lift the progression rules cover (an exercise of a family; "plateau", "deload"
-    are words of the domain, not lifts)."""
-    found = progression_of(registry, term)
-    return found is not None and any(term in members for members in found[0].families.values())
 
 
 def target_lifts(terms: Sequence[str], registry: DomainRegistry) -> list[str]:

@@ -25,7 +25,7 @@ from typing import Literal
 
 from engine.domains.model import Progression
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
-from engine.facts.targets import next_target, progression_of, snap
+from engine.facts.targets import is_lift, next_target, progression_of, snap
 from engine.outcomes import Citation
 from engine.store.history import HistoryStore
 from engine.store.lift_sessions import SessionStore
@@ -44,6 +44,8 @@ _PLAN = re.compile(r"\b(?:plan|schedule|add|put)\b|계획|짜\s?줘|짜\s?주|�
 _NEXT = re.compile(r"\bnext\b.*\b(?:session|workout)\b|다음.*(?:세션|운동)", re.I)
 _THAT = re.compile(r"\b(?:that|it|this)\b|그거|그걸|그것|이거|이걸", re.I)
 _DIGIT = re.compile(r"\d")
+OPEN = re.compile(r"\b(?:how|why|what|which|should)\b|어떻게|왜|뭐|무엇|어떤|할까", re.I)
+"""Words of an open request or question ("plan how to deload", "why did it stall"): the model's, with articles."""
 
 PlanKind = Literal["next", "deload"]
 
@@ -65,10 +67,10 @@ class Request:
 
 def read_request(text: str, ctx: ActiveDomainContext, registry: DomainRegistry) -> Request | None:
     """The plan request code reads completely, or None (the model forms it)."""
-    if not _PLAN.search(text) or _DIGIT.search(text):
+    if not _PLAN.search(text) or _DIGIT.search(text) or OPEN.search(text):
         return None
     terms = ctx.vocabulary.terms(text)
-    lifts = [t for t in dict.fromkeys(terms) if _is_lift(registry, t)]
+    lifts = [t for t in dict.fromkeys(terms) if is_lift(registry, t)]
     if "deload" in terms:
         return Request("deload", lifts[:1])
     if _NEXT.search(text) and lifts:
@@ -76,11 +78,6 @@ def read_request(text: str, ctx: ActiveDomainContext, registry: DomainRegistry) 
     if _THAT.search(text) and not lifts:
         return Request(None, [])
     return None
-
-
-def _is_lift(registry: DomainRegistry, term: str) -> bool:
-    found = progression_of(registry, term)
-    return found is not None and any(term in members for members in found[0].families.values())
 
 
 def offered(events: list[tuple[str, str, str, str]]) -> tuple[PlanKind, str] | None:
