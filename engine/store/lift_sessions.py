@@ -4,7 +4,8 @@
 One reading of everything: the estimated 1RM is the ``e1rm_kg`` the ``entry_sets`` trigger stores (Epley,
 :func:`engine.language.values.epley`), and a work set is what the records count (``done = 1 AND kind !=
 'warmup'``: completed, not a warm-up, not a failed attempt; planned sessions never reach ``entry_sets``).
-A session is a day the lift was trained, as in :meth:`engine.store.history.HistoryStore.last_session`.
+A session is a day the lift was trained, as in :meth:`engine.store.history.HistoryStore.last_session`; a day
+that completed a deload planned by code (``purpose`` ``deload``) is left out: it is light on purpose.
 
 A stall said when logging is kept in ``announced_records`` (kind ``stall``, ``at`` the day of the best it is
 measured against), so each is said once, and ``/forget`` clears it with the records.
@@ -18,10 +19,13 @@ from typing import Any
 
 from engine.store.db import Database
 
-_WORK = (
-    "user_key = :u AND exercise = :x AND done = 1 AND kind != 'warmup' AND weight_kg IS NOT NULL "
-    "AND e1rm_kg IS NOT NULL"
+_DELOADS = (
+    "SELECT occurred_on FROM entries WHERE user_key = :u AND status = 'completed' AND kind = 'planned' "
+    "AND json_extract(data, '$.purpose') = 'deload' AND json_extract(data, '$.exercises[0].name') = :x"
 )
+# A day that completed a planned deload of the lift is lighter on purpose: neither a stall nor a decline.
+_DONE = "user_key = :u AND exercise = :x AND done = 1 AND kind != 'warmup' AND weight_kg IS NOT NULL"
+_WORK = f"{_DONE} AND e1rm_kg IS NOT NULL AND occurred_on NOT IN ({_DELOADS})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,9 +123,10 @@ class SessionStore:
         return LiftSessions(exercise, recent, best, top, int(head["n"] or 0))
 
     async def days(self, user: str, exercise: str, start: date, end: date) -> list[date]:
-        """The days ``exercise`` was trained with a completed work set in ``[start, end]``, oldest first."""
+        """The days ``exercise`` was trained with a completed work set in ``[start, end]``, oldest first (deloads
+        too: they are training days)."""
         rows = await self._rows(
-            f"SELECT DISTINCT occurred_on FROM entry_sets WHERE {_WORK.replace(' AND e1rm_kg IS NOT NULL', '')} "
+            f"SELECT DISTINCT occurred_on FROM entry_sets WHERE {_DONE} "
             "AND occurred_on BETWEEN :a AND :b ORDER BY occurred_on",
             {"u": user, "x": exercise.strip().lower(), "a": start.isoformat(), "b": end.isoformat()},
         )

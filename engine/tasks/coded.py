@@ -164,6 +164,7 @@ async def form(
                 reps=reps,
                 weight=weight,
                 unit=target.unit or None,
+                purpose="deload",
             )
             for d in days
         ]

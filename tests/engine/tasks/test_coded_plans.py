@@ -142,3 +142,24 @@ async def test_revise_goes_to_the_model_with_the_code_plan_as_previous(
         prompt = former["messages"][1]["content"]
         assert "three sessions please" in prompt and "bench press 3×4 @ 92.5 kg" in prompt
         assert await planned(engine) == []
+
+
+async def test_a_done_deload_is_neither_a_stall_nor_a_decline(open_engine: OpenEngine, fake: FakeOllama) -> None:
+    # Counted, 92.5 × 4 (e1RM 104.8) on 11-23 and 11-26 would make the last four 122.5, 119, 104.8, 104.8: a
+    # decline. Left out, the last three are still 11-12, 11-16, 11-19 against 122.5 on 11-02: the plateau.
+    async with open_engine() as engine:
+        await seed(engine)
+        (req,) = await engine.handle(say("plan a deload week for bench"))
+        assert isinstance(req, ApprovalRequest)
+        after_closing(await engine.handle(decide(req, "approve")), req, "Approved")
+        for day in (23, 26):
+            when = datetime(2026, 11, day, 1, 0, tzinfo=timezone.utc)
+            out = await engine.handle(Message(conversation=CONV, user=USER, text="bench 92.5kg 4, 4, 4", at=when))
+            assert isinstance(out[0], Logged)
+        later = datetime(2026, 11, 27, 1, 0, tzinfo=timezone.utc)
+        (answer,) = await engine.handle(Message(conversation=CONV, user=USER, text="is my bench stalling?", at=later))
+        assert await planned(engine) == []  # both planned deload sessions are done
+    assert isinstance(answer, Answer) and answer.text.startswith(
+        "Your bench press has stalled: no new best estimated 1RM or heavier work set in the last 3 sessions "
+        "(2026-11-12 122.5 kg, 2026-11-16 122.5 kg, 2026-11-19 119 kg; the best before them: 122.5 kg on 2026-11-02)."
+    )
