@@ -163,3 +163,18 @@ async def test_a_done_deload_is_neither_a_stall_nor_a_decline(open_engine: OpenE
         "Your bench press has stalled: no new best estimated 1RM or heavier work set in the last 3 sessions "
         "(2026-11-12 122.5 kg, 2026-11-16 122.5 kg, 2026-11-19 119 kg; the best before them: 122.5 kg on 2026-11-02)."
     )
+
+
+async def test_the_deployment_plate_increment_snaps_targets_and_deloads(
+    open_engine: OpenEngine, fake: FakeOllama
+) -> None:
+    # Microplates: 1.25 kg. Deload: 94.5 kg → 93.75 (not 92.5); a curl of 12.5 kg × 12, 12, 12 at the top of its
+    # 8–12 range → +1.25 kg = 13.75 kg × 8 (not 15).
+    async with open_engine(plate_increment={"kg": 1.25}) as engine:
+        await seed(engine)
+        curl = await engine.handle(Message(conversation=CONV, user=USER, text="curl 12.5kg 12, 12, 12", at=NOW))
+        assert isinstance(curl[0], Logged)
+        (nxt,) = await engine.handle(Control(conversation=CONV, user=USER, action="next", argument="curl", at=NOW))
+        (req,) = await engine.handle(say("plan a deload week for bench"))
+    assert isinstance(req, ApprovalRequest) and "- plan 2026-11-23: bench press 3×4 @ 93.75 kg" in req.summary
+    assert isinstance(nxt, Answer) and nxt.text.startswith("Next biceps curl: 3 × 8 at 13.75 kg")
