@@ -42,6 +42,8 @@ FREQUENCY_WEEKS = 4
 
 _PLAN = re.compile(r"\b(?:plan|schedule|add|put)\b|계획|짜\s?줘|짜\s?주|넣어", re.I)
 _NEXT = re.compile(r"\bnext\b.*\b(?:session|workout)\b|다음.*(?:세션|운동)", re.I)
+_PLAN_NOUN = re.compile(r"\b(?:plan|schedule)\b|계획", re.I)
+"""Said with "that" ("add that to my plan"): "add that to my log" is not a plan."""
 _THAT = re.compile(r"\b(?:that|it|this)\b|그거|그걸|그것|이거|이걸", re.I)
 _DIGIT = re.compile(r"\d")
 OPEN = re.compile(r"\b(?:how|why|what|which|should)\b|어떻게|왜|뭐|무엇|어떤|할까", re.I)
@@ -75,7 +77,7 @@ def read_request(text: str, ctx: ActiveDomainContext, registry: DomainRegistry) 
         return Request("deload", lifts[:1])
     if _NEXT.search(text) and lifts:
         return Request("next", lifts[:1])
-    if _THAT.search(text) and not lifts:
+    if _THAT.search(text) and _PLAN_NOUN.search(text) and not lifts:
         return Request(None, [])
     return None
 
