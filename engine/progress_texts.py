@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from engine.facts.model import Target
-from engine.facts.stalls import Progress, Stall
+from engine.facts.model import Progress, Stall, Target
 
 # --------------------------------------------------------------------------- records set when logging
 

@@ -18,52 +18,14 @@ estimated 1RM it is measured against, which stays the same until a new best, so 
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict
-
 from engine.domains.model import Progression
 from engine.domains.registry import DomainRegistry
-from engine.facts.model import LB_TO_KG
+from engine.facts.model import LB_TO_KG, Progress, SessionPoint, Stall
 from engine.facts.targets import progression_of
 from engine.store.lift_sessions import LiftSessions, SessionBest, SessionStore
 
-StallRule = Literal["plateau", "decline"]
 _EPS = 1e-3
 """kg: closer than this is the same (a 100 kg set logged in lb and in kg)."""
-
-
-class SessionPoint(BaseModel):
-    """One session as a stall names it, in the lift's unit."""
-
-    model_config = ConfigDict(frozen=True)
-
-    on: date
-    e1rm: float
-    """Best estimated 1RM of the session, in ``Stall.unit``."""
-
-
-class Stall(BaseModel):
-    """A lift's stall, with the numbers that show it (every one computed here)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    exercise: str
-    rule: StallRule
-    unit: str
-    """The unit the latest session was logged in (``kg``, ``lb``): every value below is in it."""
-    sessions: list[SessionPoint]
-    """The sessions the rule looked at, oldest first (``stall_sessions`` or ``trend_sessions`` of them)."""
-    best: SessionPoint
-    """The best estimated 1RM they are measured against: before the window (``plateau``), or the best up to now
-    (``decline``)."""
-    since: date
-    """The stall's identity: the day of the best estimated 1RM so far (a new best ends the stall)."""
-    slope: float = 0.0
-    """``decline``: the fitted change a session, in ``unit`` (negative)."""
-    fall: float = 0.0
-    """``decline``: the fitted fall over the sessions (``-slope × (K - 1)``), in ``unit``."""
 
 
 def _value(kg: float, unit: str) -> float:
@@ -143,21 +105,6 @@ def stall_of(lift: LiftSessions, rules: Progression) -> Stall | None:
 def sessions_needed(rules: Progression) -> int:
     """How many latest sessions :func:`stall_of` reads."""
     return max(rules.stall_sessions, rules.trend_sessions)
-
-
-class Progress(BaseModel):
-    """Why a lift is not stalled, in numbers: the best of its latest sessions against the best before them."""
-
-    model_config = ConfigDict(frozen=True)
-
-    exercise: str
-    unit: str
-    sessions: int
-    """The latest sessions looked at (``stall_sessions``, or fewer when it has fewer)."""
-    latest_best: SessionPoint | None
-    """The best estimated 1RM among them (None: no weighted session)."""
-    before_best: SessionPoint | None
-    """The best before them (None: nothing before them, too soon to tell)."""
 
 
 def progress_of(lift: LiftSessions, rules: Progression) -> Progress:

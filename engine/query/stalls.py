@@ -3,18 +3,21 @@ stalling?", "벤치 정체야?", ``/next bench``). Numbers from :mod:`engine.fac
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 
 from engine import progress_texts
 from engine.domains.registry import DomainRegistry
-from engine.facts.stalls import Stall, lift_stall, sessions_needed
+from engine.facts.model import Stall
+from engine.facts.stalls import lift_stall, sessions_needed
 from engine.facts.targets import is_lift
 from engine.outcomes import Record
 from engine.store.db import Database
 from engine.store.lift_sessions import SessionStore
-from engine.tasks.coded import OPEN
 
+OPEN = re.compile(r"\b(?:how|why|what|which|should)\b|어떻게|왜|뭐|무엇|어떤|할까", re.I)
+"""Words of an open request or question ("plan how to deload", "why did it stall"): the model's, with articles."""
 PLATEAU = "plateau"
 """The strength vocabulary's term of a question about a stall ("stalling", "plateau", "정체")."""
 

@@ -27,6 +27,7 @@ from engine.domains.model import Progression
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
 from engine.facts.targets import is_lift, next_target, progression_of, snap
 from engine.outcomes import Citation
+from engine.query.stalls import OPEN
 from engine.store.history import HistoryStore
 from engine.store.lift_sessions import SessionStore
 from engine.tasks import coded_texts
@@ -46,8 +47,6 @@ _PLAN_NOUN = re.compile(r"\b(?:plan|schedule)\b|계획", re.I)
 """Said with "that" ("add that to my plan"): "add that to my log" is not a plan."""
 _THAT = re.compile(r"\b(?:that|it|this)\b|그거|그걸|그것|이거|이걸", re.I)
 _DIGIT = re.compile(r"\d")
-OPEN = re.compile(r"\b(?:how|why|what|which|should)\b|어떻게|왜|뭐|무엇|어떤|할까", re.I)
-"""Words of an open request or question ("plan how to deload", "why did it stall"): the model's, with articles."""
 
 PlanKind = Literal["next", "deload"]
 

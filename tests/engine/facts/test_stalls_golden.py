@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from engine.domains.registry import DomainRegistry
-from engine.facts.stalls import Progress, Stall, lift_stall
+from engine.facts.model import Progress, Stall
+from engine.facts.stalls import lift_stall
 from engine.store.db import Database
 from engine.store.lift_sessions import SessionStore
 from engine.tasks.coded import deload_weight
