@@ -7,7 +7,9 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+from pydantic import ValidationError
 
+from engine.domains.model import Progression
 from engine.domains.registry import DomainRegistry
 from engine.facts.stalls import progress_of, slope_of, stall_of
 from engine.store.lift_sessions import SessionBest, summarize
@@ -100,3 +102,12 @@ def test_progress_numbers_when_not_stalled() -> None:
     assert RULES is not None
     p = progress_of(summarize("bench press", sessions((100, 1), (102.5, 1), (105, 1), (107.5, 1)), 4), RULES)
     assert (p.sessions, p.latest_best and p.latest_best.e1rm, p.before_best and p.before_best.e1rm) == (3, 107.5, 100)
+
+
+@pytest.mark.parametrize(
+    "bad", [{"stall_sessions": 1}, {"trend_sessions": 2}, {"deload_percent": 1.0}, {"decline_tolerance": -0.1}]
+)
+def test_the_rules_are_validated(bad: dict[str, float]) -> None:
+    assert RULES is not None
+    with pytest.raises(ValidationError):
+        Progression.model_validate({**RULES.model_dump(), **bad})
