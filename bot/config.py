@@ -69,6 +69,10 @@ class Settings(BaseSettings):
     max_answer_retries: int = Field(default=1, ge=0, le=5)
     read_in_code: bool = True
     """Code reads each message first and the model fills only what it could not read; false: the model reads all."""
+    plate_increment_kg: float | None = Field(default=None, gt=0, le=25)
+    """The smallest plate jump in kg (1.25 with microplates); empty: the domain file's (2.5)."""
+    plate_increment_lb: float | None = Field(default=None, gt=0, le=50)
+    """The smallest plate jump in lb; empty: the domain file's (5)."""
 
     knowledge_enabled: bool = True
     """Answers draw on the knowledge base's articles (built-in ones ingested at the first start)."""
@@ -137,6 +141,8 @@ class Settings(BaseSettings):
         "domains_dir",
         "telegram_webhook_url",
         "telegram_webhook_secret",
+        "plate_increment_kg",
+        "plate_increment_lb",
         mode="before",
     )
     @classmethod
@@ -237,6 +243,11 @@ class Settings(BaseSettings):
             history_turns=self.history_turns,
             max_answer_retries=self.max_answer_retries,
             read_in_code=self.read_in_code,
+            plate_increment={
+                unit: step
+                for unit, step in (("kg", self.plate_increment_kg), ("lb", self.plate_increment_lb))
+                if step is not None
+            },
             knowledge=self.knowledge_config() if self.knowledge_enabled else None,
             llm=LLMConfig(
                 host=self.ollama_host,

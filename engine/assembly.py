@@ -38,7 +38,7 @@ async def assemble(config: EngineConfig, checkpointer: BaseCheckpointSaver[str] 
     Raises:
         DomainFileError: a domain file is broken.
     """
-    registry = DomainRegistry.load(config.domains_dir)
+    registry = DomainRegistry.load(config.domains_dir, increments=config.plate_increment)
     db = await Database.open(config.entries_db)
     stack.push_async_callback(db.close)
     if checkpointer is None:

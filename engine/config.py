@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PositiveFloat
 
 from engine.knowledge.config import KnowledgeConfig
 
@@ -50,6 +50,9 @@ class EngineConfig(BaseModel):
     read_in_code: bool = True
     """Code reads each message first (logs, questions, small talk) and the model fills only what it
     could not read. False sends every message through the Router, Parser and Planner, to compare."""
+    plate_increment: dict[str, PositiveFloat] = Field(default_factory=dict)
+    """Unit (``kg``, ``lb``) -> the smallest plate jump of this gym (1.25 kg with microplates), overriding every
+    domain's ``[progression] increment`` for that unit: next-session targets and deload weights snap to it."""
     llm: LLMConfig = Field(default_factory=LLMConfig)
     knowledge: KnowledgeConfig | None = None
     """The knowledge base answers draw on; None: answers from the person's data alone."""

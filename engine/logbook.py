@@ -69,13 +69,15 @@ class Logbook:
         Raises:
             DomainFileError: a domain file cannot be used.
         """
-        return cls(config, DomainRegistry.load(config.domains_dir), knowledge=knowledge)
+        return cls(
+            config, DomainRegistry.load(config.domains_dir, increments=config.plate_increment), knowledge=knowledge
+        )
 
     @property
     def registry(self) -> DomainRegistry:
         """The domain files read (raises DomainFileError when read here, first used, and one cannot be used)."""
         if self._registry is None:
-            self._registry = DomainRegistry.load(self.config.domains_dir)
+            self._registry = DomainRegistry.load(self.config.domains_dir, increments=self.config.plate_increment)
         return self._registry
 
     @property

@@ -45,8 +45,9 @@ class Answer(_Outcome):
     """The person's language: adapters write their notes around the answer (partial, sources) in it."""
 
 
-RecordKind = Literal["first", "heaviest", "reps_at", "e1rm", "volume", "longest", "pace"]
-"""What a logged entry set: the first time a lift or sport was logged, or a personal record (a PR)."""
+RecordKind = Literal["first", "heaviest", "reps_at", "e1rm", "volume", "longest", "pace", "stall"]
+"""What a logged entry set: the first time a lift or sport was logged, a personal record (a PR), or — not a
+record, said in the same place — that the lift has stalled (``stall``, once per stall)."""
 
 
 class Record(BaseModel):
@@ -57,7 +58,8 @@ class Record(BaseModel):
     kind: RecordKind
     """``first`` (first time logged, no PR), ``heaviest`` (weight), ``reps_at`` (most reps at a weight),
     ``e1rm`` (best estimated 1RM), ``volume`` (best session volume), ``longest`` (distance), ``pace``
-    (fastest pace at about this distance)."""
+    (fastest pace at about this distance), ``stall`` (no progress or a falling estimate: ``value`` is the best
+    estimated 1RM it is measured against, ``previous_on`` its day)."""
     subject: str
     """The lift (``bench press``, a variation is its own lift) or the sport (``running``)."""
     value: float

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from engine.facts.model import Target
+from engine.facts.model import Progress, Stall, Target
 
 # --------------------------------------------------------------------------- records set when logging
 
@@ -141,3 +141,72 @@ def unknown_target_lift(said: str, lang: str = "en") -> str:
     if lang == "ko":
         return f"“{said}”에 맞는 운동을 찾지 못했어요. 다음 목표는 웨이트 운동에 대해 계산해요 (예: /next 벤치)."
     return f"I don't know a lift called “{said}”. Next-session targets are for lifts, e.g. /next bench."
+
+
+# --------------------------------------------------------------------------- stalls and plans of them
+
+
+def _num(x: float) -> str:
+    """96.666 → ``96.7``, 100.0 → ``100`` (as the record lines show weights)."""
+    text = f"{x:,.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _day(on: date, lang: str) -> str:
+    return f"{on.year}년 {on.month}월 {on.day}일" if lang == "ko" else on.isoformat()
+
+
+def stall_line(s: Stall, name: str, deload: float, lang: str = "en") -> str:
+    """A stall with the rule that found it and its numbers, and the deload week it proposes."""
+    unit = s.unit
+    points = ", ".join(f"{_day(p.on, lang)} {_num(p.e1rm)} {unit}" for p in s.sessions)
+    best = f"{_num(s.best.e1rm)} {unit}"
+    pct = f"{deload * 100:g}%"
+    if lang == "ko":
+        ask = f"{pct} 디로드 주가 도움이 될 수 있어요: “{name} 디로드 주 계획해줘”."
+        if s.rule == "decline":
+            return (
+                f"{name} 추정 1RM이 내려가는 추세예요: 최근 {len(s.sessions)}회 세션 {points} — 세션마다 약 "
+                f"{_num(-s.slope)} {unit}씩 감소 (최고: {_day(s.best.on, lang)} {best}). {ask}"
+            )
+        return (
+            f"{name} 정체: 최근 {len(s.sessions)}회 세션에서 추정 1RM과 최고 중량 모두 경신이 없어요 "
+            f"({points}; 그 전 최고: {_day(s.best.on, lang)} {best}). {ask}"
+        )
+    ask = f"A deload week at {pct} may help: say “plan a deload week for {name}”."
+    if s.rule == "decline":
+        return (
+            f"Your {name} estimated 1RM is trending down over the last {len(s.sessions)} sessions ({points}): "
+            f"about {_num(-s.slope)} {unit} less a session (best: {best} on {_day(s.best.on, lang)}). {ask}"
+        )
+    return (
+        f"Your {name} has stalled: no new best estimated 1RM or heavier work set in the last {len(s.sessions)} "
+        f"sessions ({points}; the best before them: {best} on {_day(s.best.on, lang)}). {ask}"
+    )
+
+
+def no_stall(p: Progress, name: str, needed: int, lang: str = "en") -> str:
+    """Why a lift asked about is not stalled, in numbers (or that it is too soon to tell)."""
+    if p.before_best is None or p.latest_best is None:
+        if lang == "ko":
+            return f"{name} 세션이 아직 {p.sessions}회뿐이라 정체인지 판단하기 일러요 ({needed}회부터 판단해요)."
+        return f"Too soon to tell a stall on {name}: {p.sessions} sessions logged, it takes {needed}."
+    latest, before = p.latest_best, p.before_best
+    now, then = f"{_num(latest.e1rm)} {p.unit}", f"{_num(before.e1rm)} {p.unit}"
+    if lang == "ko":
+        return (
+            f"{name}은(는) 정체가 아니에요: 최근 {p.sessions}회 세션의 최고 추정 1RM은 {_day(latest.on, lang)} {now} "
+            f"(그 전 최고: {_day(before.on, lang)} {then}), 내려가는 추세도 아니에요."
+        )
+    return (
+        f"No stall on {name}: the best estimated 1RM of the last {p.sessions} sessions is {now} on "
+        f"{_day(latest.on, lang)} (the best before them: {then} on {_day(before.on, lang)}), and it is not "
+        "trending down."
+    )
+
+
+def plan_hint(name: str, lang: str = "en") -> str:
+    """The line under a target: how to turn it into a planned session."""
+    if lang == "ko":
+        return f"계획에 넣으려면: “다음 {name} 세션 계획해줘”."
+    return f"To plan it: “plan my next {name} session” (or “add that to my plan”)."

@@ -50,5 +50,8 @@ def entry_dates(answer: Answer) -> list[str]:
 
 def record_lines(entry: LoggedEntry) -> list[str]:
     """The records a logged entry set, one plain line each, as every platform shows them under it:
-    ``🏆`` for a personal record, ``🆕`` for a lift or sport logged for the first time."""
-    return [f"{'🆕' if r.kind == 'first' else '🏆'} {r.text}" for r in entry.records]
+    ``🏆`` for a personal record, ``🆕`` for a lift or sport logged for the first time, ``📉`` for a stall."""
+    return [f"{_MARKS.get(r.kind, '🏆')} {r.text}" for r in entry.records]
+
+
+_MARKS = {"first": "🆕", "stall": "📉"}

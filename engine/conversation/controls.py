@@ -42,6 +42,7 @@ from engine.store.entries import EntryStore
 from engine.store.history import HistoryStore
 from engine.store.inbox import Conversations
 from engine.store.patches import PatchStore
+from engine.tasks.coded import OFFERED
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Resume, Turn
 
 _turn: TypeAdapter[Turn] = TypeAdapter(Turn)
@@ -115,7 +116,9 @@ class Controls:
         if action == "history":
             return await history(self._patches, turn)
         if action == "next":
-            return await next_session(HistoryStore(self._db, self._selector.registry), self._selector, turn)
+            return await next_session(
+                HistoryStore(self._db, self._selector.registry), self._selector, self._patches, turn
+            )
         if action == "chart":
             today = today_in(await self._runner.timezone(turn.user), turn.at)
             reads = ChartReads(self._db, self._selector.registry)
@@ -282,7 +285,9 @@ async def history(patches: PatchStore, turn: Control) -> list[Outcome]:
     return [Notice(text="\n".join(lines), code="history")]
 
 
-async def next_session(history_store: HistoryStore, selector: DomainSelector, turn: Control) -> list[Outcome]:
+async def next_session(
+    history_store: HistoryStore, selector: DomainSelector, patches: PatchStore, turn: Control
+) -> list[Outcome]:
     """``/next bench``: the lift's next-session target, read with every domain's words ("벤치" is bench press)."""
     said = turn.argument.strip()
     lang = language_of(said)
@@ -294,6 +299,8 @@ async def next_session(history_store: HistoryStore, selector: DomainSelector, tu
     if not lifts:
         return [Notice(text=progress_texts.unknown_target_lift(said, lang), code="unknown_lift")]
     text = await target_text(history_store, everything, turn.user, lifts, lang)
+    # "Add that to my plan" then means this lift's target (engine.tasks.coded).
+    await patches.record_event(turn.conversation, turn.user, OFFERED, f"next {lifts[0]}")
     return [Answer(text=text, language=lang)]
 
 

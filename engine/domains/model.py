@@ -196,6 +196,16 @@ class Progression(BaseModel):
     ``tests/engine/domains`` checks the built-in names."""
     rep_ranges: list[RepRange] = Field(default_factory=list)
     """Double progression: lifts trained within a rep range; every other lift progresses linearly."""
+    stall_sessions: int = Field(default=3, ge=2, le=20)
+    """A lift has stalled when none of its last this many sessions set a new best estimated 1RM or a heavier
+    work set than every session before them (``engine.facts.stalls``)."""
+    trend_sessions: int = Field(default=4, ge=3, le=20)
+    """The latest sessions whose estimated 1RM trend is fitted (least squares) to tell a decline."""
+    decline_tolerance: float = Field(default=0.025, ge=0, le=0.5)
+    """A decline is a fitted fall over ``trend_sessions`` larger than this fraction of their mean estimated 1RM
+    (a day's noise is not a decline)."""
+    deload_percent: float = Field(default=0.9, gt=0, lt=1)
+    """A deload week's work weight, as a fraction of the last session's (snapped down to the increment)."""
 
     @model_validator(mode="after")
     def _complete(self) -> Progression:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -81,7 +81,7 @@ class DomainRegistry:
             raise DomainFileError(f"only one domain may be the fallback, not {sorted(fallbacks)}")
 
     @classmethod
-    def load(cls, *dirs: Path | None) -> DomainRegistry:
+    def load(cls, *dirs: Path | None, increments: Mapping[str, float] | None = None) -> DomainRegistry:
         """Read ``*.toml`` from the built-in folder and any extra folders (later ones override).
 
         Each file is read by :func:`load_domain_file` (with its vocabulary parts).
@@ -96,7 +96,7 @@ class DomainRegistry:
             for path in sorted(Path(folder).glob("*.toml")):
                 domain = load_domain_file(path)
                 found[domain.name] = domain
-        return cls(found.values())
+        return cls(_with_increments(d, increments or {}) for d in found.values())
 
     @property
     def names(self) -> list[str]:
@@ -276,3 +276,13 @@ class DomainSelector:
             generic_words=generic,
             family_word_map=family_words,
         )
+
+
+def _with_increments(domain: Domain, increments: Mapping[str, float]) -> Domain:
+    """``domain`` with the deployment's plate increments (``PLATE_INCREMENT_KG``…) in place of its own, for the
+    units its progression rules name (a unit they do not name stays unknown to them)."""
+    rules = domain.progression
+    if rules is None or not (set(increments) & set(rules.increment)):
+        return domain
+    increment = {unit: increments.get(unit, step) for unit, step in rules.increment.items()}
+    return domain.model_copy(update={"progression": rules.model_copy(update={"increment": increment})})

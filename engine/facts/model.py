@@ -83,3 +83,55 @@ class Target(BaseModel):
     """Missed work sets in the last session (a repeat)."""
     entry_ids: list[str] = Field(default_factory=list)
     """The entries of the last session."""
+
+
+StallRule = Literal["plateau", "decline"]
+"""How a stall was found (:mod:`engine.facts.stalls`): no progress in ``stall_sessions`` (plateau), or a falling
+fitted estimated 1RM over ``trend_sessions`` (decline)."""
+
+
+class SessionPoint(BaseModel):
+    """One session as a stall names it, in the lift's unit."""
+
+    model_config = ConfigDict(frozen=True)
+
+    on: date
+    e1rm: float
+    """Best estimated 1RM of the session, in ``Stall.unit``."""
+
+
+class Stall(BaseModel):
+    """A lift's stall, with the numbers that show it (every one computed here)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    exercise: str
+    rule: StallRule
+    unit: str
+    """The unit the latest session was logged in (``kg``, ``lb``): every value below is in it."""
+    sessions: list[SessionPoint]
+    """The sessions the rule looked at, oldest first (``stall_sessions`` or ``trend_sessions`` of them)."""
+    best: SessionPoint
+    """The best estimated 1RM they are measured against: before the window (``plateau``), or the best up to now
+    (``decline``)."""
+    since: date
+    """The stall's identity: the day of the best estimated 1RM so far (a new best ends the stall)."""
+    slope: float = 0.0
+    """``decline``: the fitted change a session, in ``unit`` (negative)."""
+    fall: float = 0.0
+    """``decline``: the fitted fall over the sessions (``-slope × (K - 1)``), in ``unit``."""
+
+
+class Progress(BaseModel):
+    """Why a lift is not stalled, in numbers: the best of its latest sessions against the best before them."""
+
+    model_config = ConfigDict(frozen=True)
+
+    exercise: str
+    unit: str
+    sessions: int
+    """The latest sessions looked at (``stall_sessions``, or fewer when it has fewer)."""
+    latest_best: SessionPoint | None
+    """The best estimated 1RM among them (None: no weighted session)."""
+    before_best: SessionPoint | None
+    """The best before them (None: nothing before them, too soon to tell)."""

@@ -33,6 +33,13 @@ def progression_of(registry: DomainRegistry, exercise: str) -> tuple[Domain, Pro
     return None
 
 
+def is_lift(registry: DomainRegistry, term: str) -> bool:
+    """Whether ``term`` is a lift the progression rules cover (an exercise of a family; "plateau", "deload"
+    are words of the domain, not lifts)."""
+    found = progression_of(registry, term)
+    return found is not None and any(term in members for members in found[0].families.values())
+
+
 def family_of(domain: Domain, exercise: str) -> str:
     """The movement family ``exercise`` belongs to (itself when it is in none)."""
     return next((family for family, members in domain.families.items() if exercise in members), exercise)

@@ -23,6 +23,7 @@ from engine.agents.router import RouterInput, history_lines, route
 from engine.agents.schemas import ParserOutput
 from engine.entries.model import NewEntry
 from engine.entries.summaries import summarize
+from engine.facts.targets import progression_of
 from engine.graph.deps import Deps
 from engine.graph.state import State, dump, emit
 from engine.graph.view import TurnView
@@ -30,8 +31,11 @@ from engine.interrupts import AskQuestion, Cancelled
 from engine.language.dates import resolve_date
 from engine.outcomes import Logged, LoggedEntry, Notice
 from engine.query.render import korean_names, language_of
+from engine.query.stalls import logged_stalls
 from engine.reading.message import keep_read, parsed_from, read_message
+from engine.store.bests import working_sets
 from engine.store.records import RecordStore
+from engine.tasks.coded import OFFERED, read_request
 
 EMPTY_PARSE = "what was done"
 """The gap of a parse that read nothing."""
@@ -96,6 +100,11 @@ class LogNodes:
             }
         if reading.kind == "query":
             return {"intent": "QUERY", "domains": reading.domains, "code_plan": reading.planned}
+        if reading.kind == "unknown" and (req := read_request(t.text, t.everything, registry)) is not None:
+            # "plan my next bench session", "디로드 주 계획해줘": a plan code forms (engine.tasks.coded).
+            lifting = [n for n in registry.by_precedence if (d := registry.get(n)) is not None and d.progression]
+            found = progression_of(registry, req.lifts[0]) if req.lifts else None
+            return {"intent": "TASK", "domains": [found[0].name] if found else lifting[:1]}
         return None
 
     async def parse(self, state: State) -> dict[str, Any]:
@@ -231,10 +240,20 @@ class LogNodes:
         lang = language_of(t.text)
         names = korean_names(entry.terms, ctx.vocabulary_map) if lang == "ko" else None
         stored = await self._records.log(t.user, entry, lang, names)
+        # A lift that has stalled is said under its records, once per stall (as records are said once).
+        lifts = list(working_sets(entry.data)) if entry.source == "chat" else []
+        registry = self.d.selector.registry
+        stalls = await logged_stalls(self.d.entries.db, registry, t.user, lifts, stored.entry_id, on, lang, names or {})
+        for stall in stalls:
+            await self.d.patches.record_event(t.conversation, t.user, OFFERED, f"deload {stall.subject}")
         logged = Logged(
             entries=[
                 LoggedEntry(
-                    entry_id=stored.entry_id, on=on, domain=entry.domain, summary=entry.summary, records=stored.records
+                    entry_id=stored.entry_id,
+                    on=on,
+                    domain=entry.domain,
+                    summary=entry.summary,
+                    records=[*stored.records, *stalls],
                 )
             ]
         )

@@ -48,11 +48,13 @@ from engine.query.offer import offer
 from engine.query.questions import QuestionShape, read_question
 from engine.query.records import history_facts, merge
 from engine.query.references import RefTable
-from engine.query.render import language_of
+from engine.query.render import korean_names, language_of
 from engine.query.retrieval import Retriever, normalize_instructions
+from engine.query.stalls import stall_answer, stall_question
 from engine.query.targets import NEXT, target_lifts, target_text
 from engine.store.bouts import BoutStore
 from engine.store.history import HistoryStore
+from engine.tasks.coded import OFFERED
 
 log = structlog.get_logger("engine.query")
 
@@ -111,7 +113,15 @@ class QueryNodes:
         elif t.intent == "QUERY" and NEXT in shape.intents and (lifts := target_lifts(shape.terms, registry)):
             # "What should I do on bench next time?": the rules are data and the numbers code's; no model call.
             text = await target_text(self._history[0], ctx, t.user, lifts, update["language"])
+            await self.d.patches.record_event(t.conversation, t.user, OFFERED, f"next {lifts[0]}")
             update.update(halt=True, **emit(Answer(text=text, language=update["language"])))
+        elif t.intent == "QUERY" and (lifts := stall_question(t.text, shape.terms, registry)):
+            # "Is my bench stalling?", "벤치 정체야?": the stall rules are code's, the answer too.
+            lang = update["language"]
+            names = korean_names(lifts, ctx.vocabulary_map) if lang == "ko" else {}
+            text = await stall_answer(self.d.entries.db, registry, t.user, lifts, names, lang)
+            await self.d.patches.record_event(t.conversation, t.user, OFFERED, f"deload {lifts[0]}")
+            update.update(halt=True, **emit(Answer(text=text, language=lang)))
         elif shape.unread and t.intent == "QUERY":
             # Never silently all time: say how the words were taken before the answer comes.
             update.update(emit(Notice(text=texts.period_not_read(shape.unread, update["language"]), code="period")))

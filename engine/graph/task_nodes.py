@@ -46,9 +46,12 @@ from engine.query.answering import names_for
 from engine.query.articles import ArticleNote
 from engine.query.lookup import articles_for
 from engine.query.references import RefTable
-from engine.query.render import language_of
+from engine.query.render import korean_names, language_of
+from engine.store.history import HistoryStore
+from engine.tasks import coded
 from engine.tasks import texts as plan_texts
 from engine.tasks.amounts import Given, logged_amounts
+from engine.tasks.coded import offered, read_request
 from engine.tasks.evidence import add_rule_lines, check_evidence
 from engine.tasks.formation import OpCheck, Round, check_ops, confidence, gate, patch_id_for, proposal_of, stagnated
 from engine.tasks.logged import logged_values
@@ -129,10 +132,38 @@ class TaskNodes:
         notes = article_values_once(table, kb.offer(table, chunks, max_chars=FORMATION_ARTICLE_CHARS))
         return entries, facts, table, notes
 
+    async def _coded(self, t: TurnView, ctx: ActiveDomainContext) -> TaskSheet | None:
+        """The plan code forms for a request it reads (a next-session target, a deload week), or None."""
+        req = read_request(t.text, ctx, self.d.selector.registry)
+        if req is None or t.intent != "TASK" or t.revision_feedback:
+            # Revise with feedback is the model's, with the code's plan as the previous one.
+            return None
+        lang = language_of(t.text)
+        offer = offered(await self.d.patches.events(t.conversation))
+        lifts = [*req.lifts, *([offer[1]] if offer else [])]
+        names = korean_names(lifts, ctx.vocabulary_map) if lang == "ko" else {}
+        return await coded.form(
+            req,
+            history=HistoryStore(self.d.entries.db, self.d.selector.registry),
+            ctx=ctx,
+            user=t.user,
+            today=t.today,
+            lang=lang,
+            names=names,
+            last_offer=offer,
+            turn_id=t.turn_id,
+            revision=t.revisions,
+        )
+
     async def form_task(self, state: State) -> dict[str, Any]:
         t = TurnView(state, self.d)
         domain = self._domain(t)
         ctx = t.context_of(t.domains or [domain.name])
+        if (sheet := await self._coded(t, ctx)) is not None:
+            await self._event(
+                t, "PLAN_APPROVAL_REQUIRED", f"{len(sheet.patch.ops)} changes, by code: {sheet.goal[:120]}"
+            )
+            return {"task": dump(sheet), "ask": None}
         today = t.today
         budget, policy, tools = domain.attempt_budget, domain.formation_policy, set(domain.investigation_tools)
         goals = "; ".join(f"{d}: {g}" for d, g in await self.d.patches.active_goals(t.user))

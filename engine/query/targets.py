@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from engine import progress_texts
 from engine.domains.registry import ActiveDomainContext, DomainRegistry
-from engine.facts.targets import next_target, progression_of
+from engine.facts.targets import is_lift, next_target
 from engine.query.render import korean_names
+from engine.query.stalls import stall_lines
 from engine.store.history import HistoryStore
 
 NEXT = "next"
@@ -17,7 +18,7 @@ NEXT = "next"
 
 def target_lifts(terms: Sequence[str], registry: DomainRegistry) -> list[str]:
     """The terms the progression rules cover (lifts), in the order named."""
-    return [t for t in dict.fromkeys(terms) if progression_of(registry, t) is not None]
+    return [t for t in dict.fromkeys(terms) if is_lift(registry, t)]
 
 
 async def target_text(
@@ -26,12 +27,18 @@ async def target_text(
     """The target of each lift in the person's language (a line each, the lift by its name in that language),
     or that there is no session to build it from."""
     names = korean_names(lifts, ctx.vocabulary_map) if lang == "ko" else {}
-    lines = []
+    lines: list[str] = []
+    planned: list[str] = []
     for lift in lifts:
         target = await next_target(history, ctx.registry, user, lift)
         name = names.get(lift, lift)
         if target is None:
             lines.append(progress_texts.no_target_history(name, lang))
-        else:
-            lines.append(progress_texts.next_target(target.model_copy(update={"exercise": name}), lang))
+            continue
+        lines.append(progress_texts.next_target(target.model_copy(update={"exercise": name}), lang))
+        # A stalled lift says so under its target, with the deload week it proposes.
+        lines += await stall_lines(history.db, ctx.registry, user, [lift], names, lang)
+        planned.append(name)
+    if planned:
+        lines.append(progress_texts.plan_hint(planned[0], lang))
     return "\n".join(lines)

@@ -123,6 +123,11 @@ class HistoryStore:
         self._db = db
         self._not_training = sorted(domains.not_training)
 
+    @property
+    def db(self) -> Database:
+        """The database it reads (the stall reading shares it)."""
+        return self._db
+
     async def _rows(self, sql: str, args: Any) -> list[Any]:
         async with self._db.conn.execute(sql, args) as cur:
             return list(await cur.fetchall())

@@ -95,6 +95,7 @@ def planned_entry(op: PatchOp, patch_id: str, index: int) -> NewEntry:
             "domain": op.domain,
             "exercises": [ex.model_dump(mode="json")],
             "planned": True,
+            **({"purpose": op.purpose} if op.purpose else {}),
         },
         raw_text=summary,
         terms=[name],

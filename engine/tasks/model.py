@@ -42,6 +42,8 @@ class PatchOp(BaseModel):
     new_value: str | None = None
     detail: str | None = None
     """correct_entry: the entry meant and which of its sets change, shown for approval (found by code)."""
+    purpose: Literal["", "deload"] = ""
+    """add_planned_session: a deload session (planned by code): once done, stall detection leaves it out."""
 
 
 class Patch(BaseModel):

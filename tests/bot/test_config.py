@@ -78,6 +78,15 @@ def test_defaults_and_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
     cfg = s.engine_config()
     assert cfg.llm.model_for("parser") == "qwen2.5:14b-instruct"
     assert cfg.llm.model_for("router") == "qwen2.5:7b-instruct"
+    assert cfg.plate_increment == {}  # the domain file's
+
+
+def test_plate_increments_reach_the_engine(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("PLATE_INCREMENT_KG", "1.25")
+    monkeypatch.setenv("PLATE_INCREMENT_LB", "")
+    assert load_settings().engine_config().plate_increment == {"kg": 1.25}
 
 
 def test_env_example_lists_every_setting() -> None:

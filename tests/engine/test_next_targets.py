@@ -44,14 +44,16 @@ async def test_next_bench_gives_the_linear_target_with_its_rule_in_english_and_k
         (korean,) = await engine.handle(next_of("벤치"))
     assert isinstance(bench, Answer) and bench.text == (
         "Next bench press: 5 × 5 at 62.5 kg — linear progression: every work set of 60 kg × 5 was completed on "
-        "2026-11-20, +2.5 kg (upper body)."
+        "2026-11-20, +2.5 kg (upper body).\n"
+        "To plan it: “plan my next bench press session” (or “add that to my plan”)."
     )
     assert (
         isinstance(squat, Answer)
         and squat.language == "ko"
         and squat.text
         == (
-            "다음 스쿼트: 105 kg로 5회 × 5세트 — 선형 증량: 2026-11-20에 100 kg × 5회 작업 세트를 모두 완료해서 +5 kg (하체)."
+            "다음 스쿼트: 105 kg로 5회 × 5세트 — 선형 증량: 2026-11-20에 100 kg × 5회 작업 세트를 모두 완료해서 +5 kg (하체).\n"
+            "계획에 넣으려면: “다음 스쿼트 세션 계획해줘”."
         )
     )
     assert isinstance(korean, Answer) and "62.5 kg로 5회 × 5세트" in korean.text
@@ -64,7 +66,8 @@ async def test_a_missed_set_repeats_the_weight(open_engine: OpenEngine, fake: Fa
         (out,) = await engine.handle(next_of("bench press"))
     assert isinstance(out, Answer) and out.text == (
         "Next bench press: 5 × 5 at 60 kg again — a set was missed on 2026-11-20 (60 kg: 5, 5, 5, 5, 3), "
-        "so the weight stays until every set is completed."
+        "so the weight stays until every set is completed.\n"
+        "To plan it: “plan my next bench press session” (or “add that to my plan”)."
     )
     assert fake.titles() == []
 
@@ -82,7 +85,8 @@ async def test_the_question_form_is_read_and_answered_in_code_in_english_and_kor
     assert [type(o) for o in korean] == [Answer] and korean[0].text.startswith("다음 벤치프레스: 62.5 kg로 5회 × 5세트")
     assert curl[0].text == (
         "Next biceps curl: 3 sets of 12, 12, 11 at 12.5 kg — double progression (8–12 reps): one more rep on "
-        "every set below 12 (2026-11-20: 12, 11, 10)."
+        "every set below 12 (2026-11-20: 12, 11, 10).\n"
+        "To plan it: “plan my next biceps curl session” (or “add that to my plan”)."
     )
     assert chat_calls(fake) == [] and fake.titles() == []  # no Router, Planner or Synthesizer
 
@@ -117,6 +121,7 @@ async def test_two_lifts_named_get_a_target_each(open_engine: OpenEngine, fake: 
         "2026-11-20, +2.5 kg (upper body).",
         "Next squat: 5 × 5 at 105 kg — linear progression: every work set of 100 kg × 5 was completed on "
         "2026-11-20, +5 kg (lower body).",
+        "To plan it: “plan my next bench press session” (or “add that to my plan”).",
     ]
     assert isinstance(command, Answer) and command.text == asked.text
     assert fake.titles() == []

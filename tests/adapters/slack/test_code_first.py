@@ -36,7 +36,9 @@ async def test_almanac_next_gives_the_target_computed_from_the_log_with_no_model
         await ws.post("bench 60kg 5x5", channel=DM)
         assert (await ws.slash("next bench")).body == ""
         assert ws.ephemeral_texts()[-1].startswith("Next bench press: 5 × 5 at 62.5 kg — linear progression: ")
-        assert ws.ephemeral_texts()[-1].endswith(", +2.5 kg (upper body).")
+        target, hint = ws.ephemeral_texts()[-1].splitlines()
+        assert target.endswith(", +2.5 kg (upper body).")
+        assert hint == "To plan it: “plan my next bench press session” (or “add that to my plan”)."
         await ws.slash("next 벤치")
         assert ws.ephemeral_texts()[-1].startswith("다음 벤치프레스: 62.5 kg로 5회 × 5세트 — 선형 증량")
         await ws.slash("next squat")
