@@ -25,6 +25,8 @@ class DomainFileError(Exception):
 
 
 _PART_KEYS = ("vocabulary", "families", "family_words")
+_WHOLE_PART_KEYS = ("progression",)
+"""Tables a part may hold whole (once in the domain, never merged key by key): long rule tables."""
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -39,8 +41,9 @@ def load_domain_file(path: Path) -> Domain:
     """Read one domain: ``<name>.toml`` plus, when present, the parts in the folder ``<name>/``.
 
     A part holds only ``vocabulary`` and ``families`` tables (one file per group
-    of movement families keeps each file short); a term or family defined
-    twice is an error, never a silent override.
+    of movement families keeps each file short), or a whole rule table such as
+    ``progression``; a term, family or table defined twice is an error, never a
+    silent override.
 
     Raises:
         DomainFileError: a file is not valid TOML, not a valid domain, or a part
@@ -50,9 +53,14 @@ def load_domain_file(path: Path) -> Domain:
     folder = path.with_suffix("")
     for part in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
         extra = _read_toml(part)
-        unknown = sorted(set(extra) - set(_PART_KEYS))
+        unknown = sorted(set(extra) - set(_PART_KEYS) - set(_WHOLE_PART_KEYS))
         if unknown:
-            raise DomainFileError(f"{part}: a vocabulary part may hold only {_PART_KEYS}, not {unknown}")
+            raise DomainFileError(f"{part}: a part may hold only {_PART_KEYS + _WHOLE_PART_KEYS}, not {unknown}")
+        for key in _WHOLE_PART_KEYS:
+            if key in extra:
+                if key in raw:
+                    raise DomainFileError(f"{part}: {key} is already defined")
+                raw[key] = extra[key]
         for key in _PART_KEYS:
             merged = dict(raw.get(key) or {})
             for name, value in (extra.get(key) or {}).items():

@@ -170,7 +170,8 @@ async def test_next_after_a_korean_import_says_the_target_in_korean(open_engine:
         (out,) = await engine.handle(Control(conversation=USER, user=USER, action="next", argument="벤치"))
         (english,) = await engine.handle(Control(conversation=USER, user=USER, action="next", argument="bench"))
     assert isinstance(out, Answer) and out.text == (
-        "다음 벤치프레스: 65 kg로 8회 × 1세트 — 선형 증량: 2024-02-01에 62.5 kg × 8회 작업 세트를 모두 완료해서 +2.5 kg (상체)."
+        "다음 벤치프레스: 65 kg로 8회 × 1세트 — 선형 증량: 2024-02-01에 62.5 kg × 8회 작업 세트를 모두 완료해서 +2.5 kg (상체).\n"
+        "계획에 넣으려면: “다음 벤치프레스 세션 계획해줘”."
     )
     assert isinstance(english, Answer) and english.text.startswith(
         "Next bench press: 1 × 8 at 65 kg — linear progression"
