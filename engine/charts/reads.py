@@ -19,8 +19,9 @@ from engine.domains.registry import DomainRegistry
 from engine.language.values import parse_number
 from engine.store.bouts import BoutStore
 from engine.store.db import Database
+from engine.store.derived import work_set
 
-_WORK = "s.done = 1 AND s.kind != 'warmup' AND s.weight_kg IS NOT NULL"
+_WORK = f"{work_set('s')} AND s.weight_kg IS NOT NULL"
 BODYWEIGHT = "bodyweight"
 """The metric a weigh-in is logged in (general_fitness's vocabulary and log schema)."""
 

@@ -12,6 +12,10 @@ from engine.domains.registry import DomainRegistry
 from engine.entries.model import Entry
 from engine.facts.rows import _DAY, _Row
 
+_NOT_WORK = frozenset({"warmup", "failure"})
+"""Set kinds that are no working set: the same reading as ``engine.store.derived.WORK_SET`` (a failed attempt
+is ``done = 0`` there), so an answer read from entries says what the records, charts and SQL history say."""
+
 
 @dataclass(slots=True)
 class _Scan:
@@ -65,6 +69,8 @@ def _scan(
             reps, max_reps = 0, -1
             last_w, last_r, last_v = None, None, 0.0
             for st in ex.get("set_details") or ():
+                if st.get("kind") in _NOT_WORK:
+                    continue
                 r = st.get("reps")
                 w = st.get("weight")
                 if w == last_w and r == last_r:  # straight sets: a repeat adds only volume

@@ -70,8 +70,9 @@ def _days_from(start: date, schedule: Schedule) -> list[date]:
     if schedule.repeat == "once":
         assert schedule.on is not None
         return [schedule.on]
-    # Eight days cover every weekday from ``start`` (a time earlier than ``after`` on the first).
-    span = [start + timedelta(days=i) for i in range(8)]
+    # Nine days from the day before: every weekday after ``after``, including its own weekday a week on
+    # (a weekly time earlier that same day is due next week).
+    span = [start + timedelta(days=i) for i in range(9)]
     if schedule.repeat == "daily":
         return span
     return [d for d in span if d.weekday() in schedule.days]

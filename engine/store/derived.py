@@ -56,6 +56,16 @@ _EXERCISES = (
     "SELECT DISTINCT user_key, exercise, unit FROM entry_sets WHERE entry_rowid = new.rowid;"
 )
 
+WORK_SET = "done = 1 AND kind != 'warmup'"
+"""A working set, the one reading every record, chart, stall and history answer counts: completed (reps above
+0, not a failed attempt) and not a warm-up. Drop sets count. Planned sessions never reach ``entry_sets``."""
+
+
+def work_set(alias: str = "") -> str:
+    """`WORK_SET` for a table named ``alias`` in a query (``work_set("s")``: ``s.done = 1 AND s.kind …``)."""
+    return WORK_SET if not alias else f"{alias}.done = 1 AND {alias}.kind != 'warmup'"
+
+
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS entry_sets (
     id           INTEGER PRIMARY KEY,
@@ -94,7 +104,7 @@ CREATE TABLE IF NOT EXISTS entry_volumes (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS entry_volumes_best ON entry_volumes (user_key, exercise, volume_kg DESC, occurred_on);
 CREATE TRIGGER IF NOT EXISTS entry_volumes_ai AFTER INSERT ON entry_sets
-WHEN new.done = 1 AND new.kind != 'warmup' AND new.weight_kg IS NOT NULL
+WHEN {work_set("new")} AND new.weight_kg IS NOT NULL
 BEGIN
     INSERT INTO entry_volumes (entry_id, exercise, user_key, occurred_on, volume_kg)
     VALUES (new.entry_id, new.exercise, new.user_key, new.occurred_on, new.weight_kg * new.reps)
@@ -156,7 +166,7 @@ BACKFILL = f"INSERT INTO entry_sets ({_COLUMNS}) " + _SET_ROWS.format(e="e", lb=
 VOLUMES_BACKFILL = (
     "INSERT OR IGNORE INTO entry_volumes (entry_id, exercise, user_key, occurred_on, volume_kg) "
     "SELECT entry_id, exercise, user_key, min(occurred_on), sum(weight_kg * reps) FROM entry_sets "
-    "WHERE done = 1 AND kind != 'warmup' AND weight_kg IS NOT NULL GROUP BY entry_id, exercise"
+    f"WHERE {WORK_SET} AND weight_kg IS NOT NULL GROUP BY entry_id, exercise"
 )
 
 

@@ -27,9 +27,12 @@ from engine.domains.registry import DomainRegistry
 from engine.facts.model import LB_TO_KG
 from engine.language.periods import EVER as EVER  # the whole history, as periods define it
 from engine.store.db import Database
+from engine.store.derived import work_set
 
 _SET = "s.id, s.exercise, s.occurred_on, s.entry_id, s.weight, s.unit, s.weight_kg, s.reps, s.e1rm_kg"
 _SCOPE = "s.user_key = :u AND s.exercise = x.name AND s.occurred_on BETWEEN :a AND :b"
+_WORK = work_set("s")
+"""Records, volumes and estimates count working sets only, as the records said when logging do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +162,7 @@ class HistoryStore:
         top = "SELECT s.id FROM entry_sets s WHERE s.user_key = :u AND s.exercise = x.name AND +s.occurred_on BETWEEN :a AND :b"
         # ORDER BY … LIMIT 1 rather than min()/max() with a filter: it stops at the first row that qualifies.
         day = f"SELECT s.occurred_on FROM entry_sets s WHERE {_SCOPE}"
-        done = "AND s.done = 1 AND s.weight_kg IS NOT NULL"
+        done = f"AND {_WORK} AND s.weight_kg IS NOT NULL"
         history = (
             ""
             if brief
@@ -174,8 +177,8 @@ class HistoryStore:
             f"""WITH x(name) AS (VALUES {values})
             SELECT x.name,
               ({top} {done} ORDER BY s.weight_kg DESC, s.reps DESC, s.occurred_on LIMIT 1) AS heaviest,
-              ({top} AND s.e1rm_kg IS NOT NULL ORDER BY s.e1rm_kg DESC, s.occurred_on LIMIT 1) AS e1rm,
-              ({top} AND s.done = 1 AND s.weight_kg IS NULL ORDER BY s.reps DESC, s.occurred_on LIMIT 1) AS most_reps,
+              ({top} AND s.e1rm_kg IS NOT NULL AND {_WORK} ORDER BY s.e1rm_kg DESC, s.occurred_on LIMIT 1) AS e1rm,
+              ({top} AND {_WORK} AND s.weight_kg IS NULL ORDER BY s.reps DESC, s.occurred_on LIMIT 1) AS most_reps,
               (SELECT count(*) FROM (SELECT 1 FROM entry_sets s WHERE {_SCOPE} GROUP BY s.occurred_on)) AS sessions,
               (SELECT group_concat(ux.unit) FROM user_exercises ux WHERE ux.user_key = :u AND ux.exercise = x.name
                  AND ux.unit != '') AS units{history}
@@ -279,7 +282,7 @@ class HistoryStore:
         for name, h in lifts.items():
             # A narrow range of the record index, then the unit: a handful of rows.
             rows = await self._rows(
-                f"SELECT {_SET} FROM entry_sets s WHERE s.user_key = :u AND s.exercise = :x AND s.done = 1 "
+                f"SELECT {_SET} FROM entry_sets s WHERE s.user_key = :u AND s.exercise = :x AND {_WORK} "
                 "AND s.weight_kg BETWEEN :lo AND :hi AND s.unit = :unit AND s.occurred_on BETWEEN :a AND :b "
                 "ORDER BY s.reps DESC, s.occurred_on LIMIT 1",
                 {**args, "u": user, "x": name, "unit": unit, "lo": kg - 0.01, "hi": kg + 0.01},
@@ -302,7 +305,7 @@ class HistoryStore:
                   group_concat(DISTINCT s.entry_id) AS ids
                FROM entry_sets s
                WHERE s.user_key = :u AND s.exercise IN ({marks}) AND s.occurred_on BETWEEN :a AND :b
-                 AND s.done = 1 AND s.weight_kg IS NOT NULL
+                 AND {_WORK} AND s.weight_kg IS NOT NULL
                GROUP BY s.exercise""",
             args,
         )
@@ -319,7 +322,8 @@ class HistoryStore:
         rows = await self._rows(
             """SELECT ux.exercise,
                  (SELECT s.e1rm_kg FROM entry_sets s WHERE s.user_key = :u AND s.exercise = ux.exercise
-                    AND s.e1rm_kg IS NOT NULL AND s.occurred_on BETWEEN :a AND :b ORDER BY s.e1rm_kg DESC LIMIT 1) AS best
+                    AND s.e1rm_kg IS NOT NULL AND s.kind != 'warmup' AND s.occurred_on BETWEEN :a AND :b
+                    ORDER BY s.e1rm_kg DESC LIMIT 1) AS best
                FROM (SELECT DISTINCT exercise FROM user_exercises WHERE user_key = :u) AS ux
                WHERE best IS NOT NULL ORDER BY best DESC LIMIT :n""",
             {"u": user, "a": start.isoformat(), "b": end.isoformat(), "n": limit},

@@ -18,13 +18,14 @@ from datetime import date, datetime, timezone
 from typing import Any
 
 from engine.store.db import Database
+from engine.store.derived import WORK_SET
 
 _DELOADS = (
     "SELECT occurred_on FROM entries WHERE user_key = :u AND status = 'completed' AND kind = 'planned' "
     "AND json_extract(data, '$.purpose') = 'deload' AND json_extract(data, '$.exercises[0].name') = :x"
 )
 # A day that completed a planned deload of the lift is lighter on purpose: neither a stall nor a decline.
-_DONE = "user_key = :u AND exercise = :x AND done = 1 AND kind != 'warmup' AND weight_kg IS NOT NULL"
+_DONE = f"user_key = :u AND exercise = :x AND {WORK_SET} AND weight_kg IS NOT NULL"
 _WORK = f"{_DONE} AND e1rm_kg IS NOT NULL AND occurred_on NOT IN ({_DELOADS})"
 
 

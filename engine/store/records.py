@@ -34,10 +34,11 @@ from engine.outcomes import Record
 from engine.store.bests import EPS, NEAR, Before, Judge, Prior, pace_at, working_sets
 from engine.store.bouts import BoutStore
 from engine.store.db import Database
+from engine.store.derived import WORK_SET
 from engine.store.entry_rows import INSERT_SQL, entry_id_for, insert_params
 
 _SETS = "FROM entry_sets WHERE user_key = :u AND exercise = {l} AND entry_id != :id"
-_WORK = _SETS + " AND done = 1 AND kind != 'warmup'"
+_WORK = _SETS + f" AND {WORK_SET}"
 _BOUTS = (
     "FROM entry_bouts b JOIN entries e ON e.entry_id = b.entry_id AND e.status = 'active' "
     "WHERE b.user_key = :u AND b.sport = :s AND b.entry_id != :id"

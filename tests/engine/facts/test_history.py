@@ -172,3 +172,30 @@ async def test_whole_history_and_period_facts_name_what_they_cover(db: Database)
     assert got["bench press.all_time.heaviest_set"] == "heaviest completed set of bench press, all time"
     assert got["bench press.all_time.sessions"] == "sessions of bench press, all time"
     assert got["bench press.all_time.last"] == "latest session of bench press, all time"
+
+
+async def test_a_warm_up_heavier_than_the_work_sets_is_no_record_nor_volume(tmp_path: Path) -> None:
+    """One reading of a working set (engine.store.derived.WORK_SET): the history's answers count what the
+    records said when logging and the charts count, never a warm-up."""
+    database = await Database.open(tmp_path / "w.db")
+    try:
+        entry = scripts.bench_entry(date(2026, 11, 20), 60, 5, 2)
+        details = [
+            {"set_num": 1, "weight": 70, "reps": 3, "kind": "warmup"},
+            *entry.data["exercises"][0]["set_details"],
+        ]
+        exercise = {**entry.data["exercises"][0], "sets": 3, "set_details": details}
+        await EntryStore(database).add(
+            USER, [entry.model_copy(update={"data": {**entry.data, "exercises": [exercise]}})]
+        )
+        history = HistoryStore(database, BUILTIN)
+        (bench,) = await history.lifts(USER, ["bench press"])
+        (volume,) = await history.volumes(USER, ["bench press"], date(2026, 11, 1), date(2026, 11, 30))
+        strongest = await history.strongest(USER)
+    finally:
+        await database.close()
+    # By hand: the work sets are 60 × 5 twice; the 70 × 3 warm-up (estimate 77) counts for nothing.
+    assert bench.heaviest is not None and (bench.heaviest.weight, bench.heaviest.reps) == (60, 5)
+    assert bench.best_e1rm is not None and (bench.best_e1rm.weight, bench.best_e1rm.reps) == (60, 5)
+    assert volume.volume == 600
+    assert strongest == ["bench press"]

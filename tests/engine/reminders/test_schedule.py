@@ -74,3 +74,9 @@ def test_inconsistent_schedules_are_refused(fields: dict[str, object]) -> None:
 def test_naive_after_is_refused() -> None:
     with pytest.raises(ValueError):
         next_due(Schedule(repeat="daily", at=time(7), tz=SEOUL), datetime(2026, 1, 1))
+
+
+def test_a_weekly_time_earlier_on_the_same_weekday_is_due_a_week_on() -> None:
+    s = Schedule(repeat="weekly", at=time(8), tz=SEOUL, days=(0,))
+    # Monday 2026-11-30 20:00 KST (11:00 UTC), past Monday's 08:00 → Monday 2026-12-07 08:00 KST.
+    assert next_due(s, at(2026, 11, 30, 11)) == at(2026, 12, 6, 23)
