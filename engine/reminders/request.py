@@ -43,10 +43,12 @@ _LEAD = re.compile(r"^(?:remind(?!\s+me\b)|reminder\s*:)\s+", re.IGNORECASE)
 _HELLO = re.compile(r"^(?:(?:hey|hi|ok|okay)\b[\s,]*)?(?:almanac\b)?[\s,:]*", re.IGNORECASE)
 _ASK_EN = re.compile(
     r"(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+|pls\s+|plz\s+)?"
-    r"(?:remind\s+me|set\s+(?:up\s+)?(?:me\s+)?(?:an?\s+)?reminder|add\s+(?:an?\s+)?reminder|create\s+(?:an?\s+)?reminder"
+    r"(?:(?P<me>remind\s+me)|set\s+(?:up\s+)?(?:me\s+)?(?:an?\s+)?reminder|add\s+(?:an?\s+)?reminder|create\s+(?:an?\s+)?reminder"
     r"|new\s+reminder)\b[\s,:]*",
     re.IGNORECASE,
 )
+# "I forgot to remind me", "I never set a reminder": said of a reminder, not asking for one.
+_NOT_ASKING = re.compile(r"(?:\bto|n't|\bnot|\bnever|\bforgot|\bi)\s+$", re.IGNORECASE)
 # "remind me what I benched", "remind me of my PR": a question about the log.
 _QUESTION_EN = re.compile(r"(?:what|which|how|who|where|why|when|whether|if|of)\b", re.IGNORECASE)
 _TOLD_KO = re.compile(r"(?:(?:으|하)?라고|자고)\s*(?:좀\s*|꼭\s*)?(?:알려|말해|얘기해|리마인드)")
@@ -107,7 +109,7 @@ def _request(text: str) -> tuple[Said | None, str] | None:
         if _QUESTION_EN.match(source, lead.end()) or not source[lead.end() :].strip():
             return None
         return _command(source[lead.end() :])
-    if (ask := _ASK_EN.search(source)) and (ask.start() == 0 or not source[ask.start() - 1].isalnum()):
+    if (ask := _ASK_EN.search(source)) and _asking(source, ask):
         if _QUESTION_EN.match(source, ask.end()):
             return None
         rest = (_HELLO.sub("", source[: ask.start()]) + " " + source[ask.end() :]).strip()
@@ -115,6 +117,17 @@ def _request(text: str) -> tuple[Said | None, str] | None:
         what = _english_what(_without(rest, said))
         return (said, what) if said is not None or what else None
     return _korean(source)
+
+
+def _asking(source: str, ask: re.Match[str]) -> bool:
+    """ "remind me" may follow its time ("at 9pm remind me to stretch"); "set a reminder" starts the
+    message ("I forgot to set a reminder" is a report)."""
+    before = source[: ask.start()]
+    if before and before[-1].isalnum():
+        return False
+    if ask["me"]:
+        return not _NOT_ASKING.search(before)
+    return _HELLO.fullmatch(before) is not None
 
 
 def _command(args: str) -> tuple[Said | None, str]:

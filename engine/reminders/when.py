@@ -38,7 +38,7 @@ repeats, "this weekend" (once), "in the evening" without an hour, "at half past 
 from __future__ import annotations
 
 import unicodedata
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from engine.reminders.clock import hour_in
@@ -121,7 +121,9 @@ def _after(span: timedelta, now: datetime, tz: str) -> Schedule | None:
     """A once schedule ``span`` from ``now``, to the minute, rounded up (see the module docstring)."""
     if span <= timedelta(0) or span > _LONGEST:
         return None
-    due = now + span
+    # In UTC: an aware datetime plus a timedelta is wall-clock arithmetic in its own zone, which would
+    # make "in 24 hours" across a fall-back night 25 hours.
+    due = now.astimezone(timezone.utc) + span
     if due.second or due.microsecond:
         due = due.replace(second=0, microsecond=0) + timedelta(minutes=1)
     zone = ZoneInfo(tz)

@@ -121,10 +121,11 @@ def _bare(kind: Kind, name: str, m: re.Match[str]) -> bool:
 
 
 def _glued(kind: Kind, name: str, text: str, end: int) -> bool:
-    """A day or period word that runs on into a longer word ("아침밥", "오늘날", "Mondayish")."""
+    """A day or period word that runs on into a longer word ("아침밥", "오늘날"), not into the next part
+    of the phrase ("내일아침7시")."""
     if kind not in ("day", "period") or end >= len(text):
         return False
-    return bool(_WORD.match(text, end))
+    return bool(_WORD.match(text, end)) and _best(text, end) is None
 
 
 def _fold(said: Said, kind: Kind, name: str, m: re.Match[str]) -> Said:
