@@ -32,8 +32,8 @@ _COUNT_EN = r"\d{1,4}(?:\.\d+)?|an?|one|two|three|four|five|six|ten"
 
 # Numbers that are a workout, not a clock: "at 7 reps", "7 sets", "for 10 minutes".
 _NOT_A_CLOCK = (
-    r"(?!\s*(?:x|×|min|mins|minutes?|hours?|hrs?|h\b|seconds?|secs?|s\b|kg|kgs|lbs?|reps?|sets?|km|k\b|mi|miles?"
-    r"|days?|weeks?|%|분|시간|초|회|세트|키로|킬로|개|번|일|주))"
+    r"(?!\s*(?:(?:x|min|mins|minutes?|hours?|hrs?|h|seconds?|secs?|s|kg|kgs|lbs?|reps?|sets?|km|k|mi|miles?"
+    r"|days?|weeks?)(?![a-z])|×|%|분|시간|초|회|세트|키로|킬로|개|번|일|주))"
 )
 
 EN_TIME = (

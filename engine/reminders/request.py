@@ -5,10 +5,17 @@ What makes words a request (nothing else is one):
 
 * English: "remind me …", "set a reminder …", "reminder: …" anywhere, "remind …" or "/remind …" at the
   start; not "remind me what / how / when / of …", which asks about the log.
-* Korean: an imperative told back ("스트레칭하라고 알려줘", "물 마시라고 말해줘"), 알림 / 리마인드 /
-  리마인더, "잊지 않게 / 까먹지 않게"; or a plain "알려줘" after a when-phrase with a time ("매일 아침
-  7시에 운동 알려줘"), since "알려줘" alone asks for something ("벤치 최고 기록 알려줘"), and not when
-  the words speak of the past ("어제 7시에 한 운동 알려줘").
+* Korean: an imperative told back ("스트레칭하라고 알려줘", "물 마시라고 말해줘"), 알림 / 알람 /
+  리마인드 / 리마인더 (not "알림 꺼줘", "리마인더 목록"), "잊지 않게 / 까먹지 않게"; or a plain
+  "알려줘" with a when-phrase that has a time ("매일 아침 7시에 운동 알려줘"), since "알려줘" alone
+  asks for something ("벤치 최고 기록 알려줘"), and not when the words ask about the past or the plan
+  ("어제 7시에 한 운동 알려줘", "내일 7시에 할 운동 알려줘", "뭐", "몇").
+
+The when-phrase is the first one with a time; a day said apart from it joins it ("remind me tomorrow
+to stretch at 7am"), unless it is a word of the what ("my daily steps"). A phrase with a day and no
+hour ("remind me on Friday to deload") is a request whose time is unread.
+
+Not read: "wake me at 7" / "7시에 깨워줘", "every 2 hours", a reminder for someone else ("remind John").
 
 ``what`` is the person's words without the request around them (remind me to, 알려줘, 하라고, 나한테,
 a particle 을 / 를): "스트레칭하라고" gives "스트레칭", "물 마시라고" gives "물 마시기".
@@ -52,12 +59,20 @@ _NOT_ASKING = re.compile(r"(?:\bto|n't|\bnot|\bnever|\bforgot|\bi)\s+$", re.IGNO
 # "remind me what I benched", "remind me of my PR": a question about the log.
 _QUESTION_EN = re.compile(r"(?:what|which|how|who|where|why|when|whether|if|of)\b", re.IGNORECASE)
 _TOLD_KO = re.compile(r"(?:(?:으|하)?라고|자고)\s*(?:좀\s*|꼭\s*)?(?:알려|말해|얘기해|리마인드)")
-_STRONG_KO = re.compile(r"알림|리마인드|리마인더|잊지\s*않게|까먹지\s*않게|안\s*까먹게")
+# "알림 꺼줘", "리마인더 목록": about the reminders, not asking for one (the commands' business).
+_STRONG_KO = re.compile(
+    r"(?:알림|알람|리마인드|리마인더)(?!\s*(?:을\s*|를\s*)?(?:꺼|끄|끈|해제|삭제|지워|취소|목록|보여|뭐|있))"
+    r"|잊지\s*않게|까먹지\s*않게|안\s*까먹게"
+)
 _PLAIN_KO = re.compile(r"알려\s*(?:줘|주세요|줄래|주라|줘요|줄\s*수|주실|달라|주면)")
-_PAST_KO = re.compile(r"했|었|았|였|던|\S한\s*(?:거|것|운동)|\s한\s+(?:운동|거|것)")
+# A plain "알려줘" that asks about the log: of the past ("한 운동", "했는지") or what is planned ("할 운동",
+# "뭐 하는지").
+_ASKS_KO = re.compile(
+    r"했|었|았|였|던|\S한\s*(?:거|것|운동)|\s한\s+(?:운동|거|것)|할\s*(?:운동|거|것|일|게)|뭐|무슨|몇|어떤|어떻게|언제|얼마"
+)
 _TAIL_KO = re.compile(
     r"\s*(?:(?:을|를)\s*)?(?:좀\s*|꼭\s*)?(?:(?:알려|말해|얘기해)\s*(?:줘|주세요|줄래|주라|줘요|줄\s*수\s*있어|주실\s*래요|달라)?"
-    r"|리마인드(?:\s*해\s*(?:줘|주세요)?)?|(?:알림|리마인더)(?:\s*(?:을|좀))?\s*(?:설정|등록|맞춰|보내|해|줘|부탁)?\S*)"
+    r"|리마인드(?:\s*해\s*(?:줘|주세요)?)?|(?:알림|알람|리마인더)(?:\s*(?:을|좀))?\s*(?:설정|등록|맞춰|보내|해|줘|부탁)?\S*)"
     r"(?:\s*(?:요|줘|주세요|해|줘요))*[\s.!?~]*$"
 )
 _TO_ME_KO = re.compile(r"(?:^|\s)(?:나|저|내|제)(?:한테|에게|게)(?=\s|$)")
@@ -144,7 +159,7 @@ def _korean(source: str) -> tuple[Said | None, str] | None:
     if told is None:
         if not (_PLAIN_KO.search(source) and said is not None and said.has_time):
             return None
-        if _PAST_KO.search(source) or _names_a_past_day(source):
+        if _ASKS_KO.search(source) or _names_a_past_day(source):
             return None
     what = _korean_what(_without(source, said))
     return (said, what) if said is not None or what else None

@@ -44,6 +44,7 @@ _PARTICLE = r"(?:쯤에|쯤|에는|에|엔|은|는)?"
 
 _TABLE: tuple[tuple[Kind, str, str], ...] = (
     ("day", "daily", r"(?:every\s*day|each\s+day|daily)\b|매일(?:\s*매일)?|날마다"),
+    ("day", "every period", r"(?:every|each)\s+(?P<per>morning|afternoon|evening|night)\b|(?P<kper>아침|저녁|밤)마다"),
     ("day", "weekdays", r"(?:(?:every|each)\s+weekday|(?:on\s+)?weekdays)\b|(?:매주\s*)?(?:평일|주중)(?:마다)?"),
     ("day", "weekends", r"(?:(?:every|each)\s+weekend|(?:on\s+)?weekends)\b|주말마다|매주\s*주말(?:마다)?"),
     ("day", "every", rf"(?:every|each)\s+(?P<wds>{_WD_LIST})"),
@@ -145,6 +146,9 @@ def _fold(said: Said, kind: Kind, name: str, m: re.Match[str]) -> Said:
     if name in _OFFSETS:
         tonight = name == "today" and ((m["d0"] or "").lower() == "tonight" or "밤" in (m["k0"] or ""))
         return replace(said, offset=_OFFSETS[name], half="night" if tonight else said.half)
+    if name == "every period":
+        found = m.groupdict()
+        return replace(said, repeat="daily", half=period_of(found.get("per") or found.get("kper") or ""))
     if name in ("daily", "weekdays", "weekends"):
         days = {"daily": (), "weekdays": WEEKDAYS, "weekends": (5, 6)}[name]
         return replace(said, repeat="daily" if name == "daily" else "weekly", days=days)

@@ -9,6 +9,8 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.reading import read_message
@@ -18,6 +20,8 @@ from engine.reminders.schedule import Schedule
 SEOUL = "Asia/Seoul"
 NOW = datetime(2026, 11, 26, 9, 0, tzinfo=ZoneInfo(SEOUL))  # Thursday
 WEEKDAYS = (0, 1, 2, 3, 4)
+_WORDS = ["remind", "me", "to", "at", "9pm", "in", "10m", "every", "Monday", "알려줘", "하라고", "내일", "7시", "에",
+          "/remind", "what", "알림", "어제", "stretch", "운동", "set", "a", "reminder"]  # fmt: skip
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "reading"
 
 
@@ -52,6 +56,11 @@ REQUESTS: list[tuple[str, Schedule | None, str]] = [
     ("remind me to plank for 2 minutes at 9pm", once(26, 21), "plank for 2 minutes"),
     ("remind me to log my daily steps at 9pm", once(26, 21), "log my daily steps"),
     ("remind me to get some sun at 3pm", once(26, 15), "get some sun"),
+    ("remind me to stretch every morning at 7", daily(7), "stretch"),
+    ("remind me at 7:30 tomorrow morning to weigh in", once(27, 7, 30), "weigh in"),
+    # The rule, not a guess: an hour with no am/pm said today is the next one ahead (11:00, not 23:00).
+    ("remind me to sleep at 11", once(26, 11), "sleep"),
+    ("remind me to drink water every 2 hours", None, "drink water every 2 hours"),  # not read: ask when
     # A request whose time does not read: schedule None, the caller asks when.
     ("remind me to stretch", None, "stretch"),
     ("remind me at 25:00 to stretch", None, "stretch"),
@@ -71,6 +80,9 @@ REQUESTS: list[tuple[str, Schedule | None, str]] = [
     ("30분 있다가 스트레칭하라고 말해줘", once(26, 9, 30), "스트레칭"),
     ("나한테 물 마시라고 알려줘", None, "물 마시기"),
     ("운동하라고 알려줘", None, "운동"),
+    ("내일 7시 알람 맞춰줘", once(27, 7), ""),
+    ("잊지 않게 매일 밤 10시에 스트레칭 알려줘", daily(22), "스트레칭"),
+    ("금요일 저녁에 운동하라고 알려줘", None, "운동"),  # a day and a period, no hour: ask when
 ]
 
 
@@ -110,10 +122,17 @@ NOT_REQUESTS = [
     "데드리프트 자세 알려줘",
     "어제 7시에 한 운동 알려줘",  # asks about the past
     "7시에 뭐 했는지 알려줘",
+    "내일 7시에 할 운동 알려줘",  # the workout planned for 7, not a reminder
     "지난주 월요일 7시 운동 알려줘",
     "ran 5k at 7am",
     "오늘 아침 7시에 스쿼트 100kg 5x5",
     "in 1m stretch",  # the command's argument alone is no request
+    "/reminders",
+    "show my reminders",
+    "delete my reminder",
+    "알림 꺼줘",
+    "리마인더 목록 보여줘",
+    "7시에 깨워줘",  # not read: "wake me" is not among the request words
 ]
 
 
@@ -154,3 +173,9 @@ def test_a_reminder_request_is_neither_a_log_nor_a_question(text: str, domains: 
     reading = read_message(text, registry, everything, date(2026, 11, 26))  # type: ignore[arg-type]
     assert reading.kind == "reminder"
     assert reading.log is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60) | st.lists(st.sampled_from(_WORDS), max_size=10).map(" ".join))
+def test_any_text_reads_without_error_and_the_cheap_test_agrees(text: str) -> None:
+    assert is_reminder_request(text) == (read_reminder(text, NOW, SEOUL) is not None)

@@ -5,10 +5,12 @@ New York's fall-back night (2026-11-01 02:00 EDT becomes 01:00 EST)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timezone
+from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.language.date_rules import weekday_number
 from engine.reminders.schedule import Schedule, next_due
@@ -111,6 +113,8 @@ MORNING_TABLE: list[tuple[str, Want]] = [
     ("every Sunday at 8:15am", weekly((6,), "08:15", "11-28 23:15")),
     ("weekends at 9am", weekly((5, 6), "09:00", "11-28 00:00")),
     ("every day at midnight", daily("00:00", "11-26 15:00")),
+    ("every morning at 7", daily("07:00", "11-26 22:00")),
+    ("every night at 10", daily("22:00", "11-26 13:00")),
     # Korean.
     ("10분 후", once("11-26", "09:10", "11-26 00:10")),
     ("10분 뒤", once("11-26", "09:10", "11-26 00:10")),
@@ -138,6 +142,7 @@ MORNING_TABLE: list[tuple[str, Want]] = [
     ("매주 월,목 18시", weekly((0, 3), "18:00", "11-26 09:00")),
     ("매주 화요일과 금요일 저녁 7시", weekly((1, 4), "19:00", "11-27 10:00")),
     ("월요일마다 7시", weekly((0,), "07:00", "11-29 22:00")),
+    ("아침마다 7시", daily("07:00", "11-26 22:00")),
     ("18:30", once("11-26", "18:30", "11-26 09:30")),
     ("6시 반", once("11-26", "18:30", "11-26 09:30")),
     ("아홉 시", once("11-26", "21:00", "11-26 12:00")),
@@ -277,3 +282,27 @@ def test_one_reader_of_weekday_names() -> None:
 
 def test_the_table_is_large_enough() -> None:
     assert len(MORNING_TABLE) + len(EVENING_TABLE) + len(EVE_TABLE) + len(NOT_READ) >= 60
+
+
+_TOKENS = [
+    "in", "at", "on", "every", "tomorrow", "tonight", "today", "next", "Monday", "thu", "and", "pm", "am", ":",
+    "7", "07", "12", "13", "25", "30", "59", "0", "1h", "30m", "2 hours", "min", "noon", "midnight", "daily",
+    "weekdays", "매일", "매주", "월", ",", "목요일", "내일", "오늘", "모레", "아침", "오후", "밤", "저녁", "시", "분", "반",
+    "후", "뒤", "에", "마다", "평일", " ", "x", "kg",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    words=st.lists(st.sampled_from(_TOKENS), max_size=8).map(" ".join) | st.text(max_size=30),
+    minutes=st.integers(0, 60 * 24 * 400),
+    tz=st.sampled_from([SEOUL, NEW_YORK, "Europe/Berlin"]),
+)
+def test_whatever_it_reads_is_due_after_now(words: str, minutes: int, tz: str) -> None:
+    """Never an error; a schedule read is always due again after the moment it was said."""
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(minutes=minutes, seconds=minutes % 60)
+    got = read_when(words, now, tz)
+    if got is not None:
+        due = next_due(got, now)
+        assert due is not None and due > now
+        assert due - now <= timedelta(days=367)
