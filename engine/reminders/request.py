@@ -155,9 +155,11 @@ def _command(args: str) -> tuple[Said | None, str]:
 
 def _korean(source: str) -> tuple[Said | None, str] | None:
     told = _TOLD_KO.search(source) or _STRONG_KO.search(source)
+    if told is None and not _PLAIN_KO.search(source):
+        return None  # most messages end here, before any when-phrase is looked for
     said = _when(source)
     if told is None:
-        if not (_PLAIN_KO.search(source) and said is not None and said.has_time):
+        if said is None or not said.has_time:
             return None
         if _ASKS_KO.search(source) or _names_a_past_day(source):
             return None

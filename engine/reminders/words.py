@@ -98,6 +98,7 @@ class Said:
     bad: bool = False
     """The words contradict themselves or name no real time ("at 25:00", "13pm", "in 5m tomorrow")."""
     parts: tuple[str, ...] = field(default=())
+    """The kinds of the parts read, in order ("day", "period", "time")."""
     spans: tuple[tuple[int, int], ...] = field(default=())
     """Where in the text the phrase is written (two places when a request says its day apart)."""
 
@@ -108,6 +109,7 @@ class Said:
 
     @property
     def has_day(self) -> bool:
+        """A day or a repeat is said."""
         return self.repeat is not None or bool(self.days) or self.offset is not None
 
 
