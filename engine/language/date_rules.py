@@ -98,6 +98,26 @@ def _in_week(today: date, weeks: int, weekday: int) -> date:
     return today + timedelta(days=weekday - today.weekday() + 7 * weeks)
 
 
+WEEKDAY_FULL_NAMES = _FULL_DAYS
+"""English weekday names in full ("thursday"), a regex alternation."""
+WEEKDAY_NAMES = _ANY_DAY
+"""English weekday names and their short forms ("thursday", "thurs", "thu"), a regex alternation."""
+KOREAN_WEEKDAYS = _KOREAN_DAYS
+"""The Korean weekday syllables, Monday first (월 … 일): ``X요일``, or ``X`` alone where a reader knows
+the word is a weekday ("매주 월,목")."""
+
+
+def weekday_number(word: str) -> int | None:
+    """The weekday (0 = Monday) a word names: an English name or short form matched by
+    :data:`WEEKDAY_NAMES` (a plural "mondays" too), or a Korean ``월요일`` or its syllable ``월``."""
+    word = word.strip().lower()
+    if word[:1] in _KOREAN_DAYS and word[1:] in ("", "요일"):
+        return _KOREAN_DAYS.index(word[0])
+    if re.fullmatch(rf"(?:{_ANY_DAY})s?", word):
+        return _DAY_ABBREVIATIONS.index(word[:3]) // 3
+    return None
+
+
 def _english_day(match: re.Match[str]) -> int:
     return _DAY_ABBREVIATIONS.index(match["wd"][:3].lower()) // 3
 

@@ -1,5 +1,7 @@
 """What a message is, read in code before any model: a log, a question, small talk, or unknown.
 
+* A reminder request ("remind me to stretch at 9pm", "매일 아침 7시에 운동
+  알려줘"; :mod:`engine.reminders.request`): never a log, never the model's.
 * Small talk: a greeting or thanks alone ("hello", "thanks!", "안녕하세요",
   "고마워요") is answered by code, never by a model whose reply could name
   an example log and be taken for data.
@@ -33,8 +35,9 @@ from engine.language.vocab import Vocabulary
 from engine.query.asking import asks, asks_for_knowledge, domains_for, domains_holding, shows_list
 from engine.query.lookup import domains_named
 from engine.query.questions import QuestionShape, read_question
+from engine.reminders.request import is_reminder_request
 
-Kind = Literal["log", "query", "greeting", "thanks", "unknown"]
+Kind = Literal["log", "query", "greeting", "thanks", "reminder", "unknown"]
 
 _SMALL = r"[\s!.~^,?ㅎㅋㅠㅜ:)(\-😀-🙏❤👍💪🔥]*"
 _GREETING = re.compile(
@@ -102,6 +105,8 @@ def read_message(text: str, registry: DomainRegistry, everything: ActiveDomainCo
         return Reading(kind="greeting")
     if _THANKS.match(source):
         return Reading(kind="thanks")
+    if is_reminder_request(source):
+        return Reading(kind="reminder")
     if _REQUEST.search(source):
         return Reading()
     words = log_words(registry, everything)
