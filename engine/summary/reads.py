@@ -110,12 +110,13 @@ class WeekReads:
         return [r[0] for r in rows]
 
     async def records(self, user: str, start: date, end: date) -> list[AnnouncedPR]:
-        """Records said for logs of the period whose entries are still active, in the order said."""
+        """Records said for logs of the period whose entries are still active, in the order a log says them."""
         rows = await self._rows(
             "SELECT a.subject, a.kind, a.at, a.score, a.occurred_on FROM announced_records a "
             "JOIN entries e ON e.entry_id = a.entry_id AND e.status = 'active' "
             "WHERE a.user_key = :u AND a.occurred_on BETWEEN :a AND :b AND a.kind NOT IN ('first', 'stall') "
-            "ORDER BY a.occurred_on, a.announced_at, a.subject, a.kind",
+            "ORDER BY a.occurred_on, a.announced_at, a.subject, "
+            "CASE a.kind WHEN 'heaviest' THEN 0 WHEN 'reps_at' THEN 1 WHEN 'e1rm' THEN 2 WHEN 'volume' THEN 3 ELSE 4 END, a.at",
             {"u": user, "a": start.isoformat(), "b": end.isoformat()},
         )
         return [AnnouncedPR(r[0], r[1], r[2], float(r[3]), date.fromisoformat(r[4])) for r in rows]
