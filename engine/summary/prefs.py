@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timezone
+from datetime import date, datetime, time, timedelta, timezone
 from typing import Literal, cast
 
 import aiosqlite
@@ -102,9 +102,7 @@ class SummaryPrefs:
         self, user: str, conversation: str, weekday: int, at: time, tz: str, lang: Language, now: datetime
     ) -> datetime:
         """Turn the weekly summary on (or move it): every ``weekday`` at ``at`` in ``tz``; returns when it is next due."""
-        schedule = Schedule(repeat="weekly", days=(weekday,), at=at, tz=tz)
-        due = next_due(schedule, now)
-        assert due is not None  # a weekly schedule is always due again
+        due = weekly_due(Schedule(repeat="weekly", days=(weekday,), at=at, tz=tz), now)
         async with self._db.lock:
             await self._db.conn.execute(
                 "INSERT INTO summary_prefs (user_key, conversation, weekly, weekday, at, tz, language, next_due, "
@@ -165,8 +163,7 @@ class SummaryPrefs:
                     row = await cur.fetchone()
                 if row is None:  # turned off, moved, or advanced by an earlier claim
                     return False
-                after = next_due(_prefs(row).schedule, max(now, due.due_at))
-                assert after is not None
+                after = weekly_due(_prefs(row).schedule, max(now, due.due_at))
                 await conn.execute(
                     "UPDATE summary_prefs SET next_due = ? WHERE user_key = ?", (after.isoformat(), due.user)
                 )
@@ -189,6 +186,19 @@ class SummaryPrefs:
             for table in ("summary_prefs", "summary_sent", "nudge_sent"):
                 await self._db.conn.execute(f"DELETE FROM {table} WHERE user_key = ?", (user,))
             await self._db.conn.commit()
+
+
+def weekly_due(schedule: Schedule, after: datetime) -> datetime:
+    """The next time of a weekly ``schedule`` strictly after ``after``.
+
+    :func:`engine.reminders.schedule.next_due` reads eight days from the day before ``after``, so a weekly
+    time on ``after``'s own weekday but already past today (Monday 08:00, asked Monday evening) is not in its
+    window and it returns None; a day later the window holds next week's. Nothing due falls in between, or
+    the first window would have held it.
+    """
+    due = next_due(schedule, after) or next_due(schedule, after + timedelta(days=1))
+    assert due is not None  # a weekly schedule is always due again within eight days
+    return due
 
 
 def _utc(at: datetime) -> str:
