@@ -23,6 +23,8 @@ from engine.summary import texts as t
 from engine.summary.prefs import NudgeMode, SummaryPrefs
 from engine.summary.weekly import last_week, weekly_summary
 
+HOME = "home"
+"""``summary home``: last week's summary without its chart (Slack's Home tab, refreshed after every log)."""
 _DAYS = {
     **{
         name: i for i, name in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))
@@ -88,9 +90,11 @@ async def summary_command(
             return [Notice(text=t.weekly_off(lang), code="summary_off")]
         await prefs.weekly_on(user, conversation, weekday, at, tz, lang, now)
         return [Notice(text=t.weekly_on(weekday, at, tz, lang), code="summary_on")]
-    if said and said.lower() not in ("now", "last week", "지난주", "지난 주", "요약"):
+    if said and said.lower() not in (HOME, "now", "last week", "지난주", "지난 주", "요약"):
         return [Notice(text=t.summary_usage(lang), code="usage")]
-    summary = await weekly_summary(db, registry, user, last_week(tz, now), lang, charts_dir, spellings)
+    # The Home tab shows no picture (a Home view takes images only from a public URL): draw none for it.
+    drawn = None if said == HOME else charts_dir
+    summary = await weekly_summary(db, registry, user, last_week(tz, now), lang, drawn, spellings)
     return summary.outcomes
 
 

@@ -1,8 +1,9 @@
 """Almanac's Home tab: the member's weekly summary (``/almanac summary``'s answer), published with
 ``views.publish`` when they open the tab and again after they log.
 
-The summary is the engine's `summary` control, run like any read-only command (nothing recorded); a
-chart is named by its caption (a Home view shows images only from a public URL). Who opened the tab is
+The summary is the engine's `summary` control, run like any read-only command (nothing recorded), asked
+without its chart (a Home view shows images only from a public URL, and a refresh after every log should
+not draw one). Who opened the tab is
 kept in memory only: after a restart the next opening publishes again, so nothing is lost but a refresh.
 """
 
@@ -19,6 +20,9 @@ from adapters.slack.place import Place
 from adapters.slack.send import Outbox
 from adapters.slack.text import SECTION_LIMIT, as_typed, esc, split
 from engine import Answer, Chart, Control, Handler, Notice, Outcome
+
+HOME = "home"
+"""The summary control's argument for the Home tab: the text only, no chart drawn (`engine.summary.command`)."""
 
 log = structlog.get_logger("adapters.slack")
 Body = dict[str, Any]
@@ -51,7 +55,7 @@ class Home:
     async def publish(self, place: Place) -> None:
         """The member's summary on their Home tab (the tab was opened, or they logged)."""
         self._opened[place.user_key] = place
-        turn = Control(conversation=place.conversation, user=place.user_key, action="summary")
+        turn = Control(conversation=place.conversation, user=place.user_key, action="summary", argument=HOME)
         outcomes = await self.engine.handle(turn)
         await self.outbox.api.call("views_publish", user_id=place.user, view=home_view(outcomes, self.command))
         log.info("slack.home_published", user=place.user_key)
