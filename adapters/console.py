@@ -57,6 +57,8 @@ Commands:
   /history planning events of this conversation
   /next bench   the next session's sets, reps and weight for a lift
   /chart bench 6 months   a progress chart (PNG under DATA_DIR/charts/); also volume, running, bodyweight, days
+  /summary   last week's summary; /summary weekly on [day] [hour] every week (Monday 08:00), /summary weekly off
+  /quiet   no nudges about unlogged planned sessions (/quiet off: back on; /quiet behind: only when behind the plan)
   /export  write your entries to a CSV file here (/export json for JSON)
   /forget  delete everything Almanac keeps about you (asks first)
   /tz Area/City   set your time zone

@@ -48,7 +48,7 @@ FLOORS: list[tuple[str, ...]] = [
     # 4. What code computes over stored entries: exports, facts.
     ("engine.entries.export", "engine.facts"),
     # 5. Questions: their shapes, retrieval, claims, grounding, answers written by code; charts drawn by code.
-    ("engine.query", "engine.charts", "engine.reminders"),
+    ("engine.query", "engine.charts", "engine.reminders", "engine.summary"),
     # 6. One reading of a message; task formation.
     ("engine.reading", "engine.tasks"),
     # 7. Agents: one model call each.

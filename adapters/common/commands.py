@@ -32,6 +32,8 @@ CONTROLS: Final = MappingProxyType[str, ControlAction](
         "forget": "forget",
         "next": "next",
         "chart": "chart",
+        "summary": "summary",
+        "quiet": "quiet",
     }
 )
 """Every command that becomes a `Control` turn, by its canonical name."""

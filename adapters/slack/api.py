@@ -38,6 +38,7 @@ METHODS = frozenset(
         "reactions_add",
         "reactions_remove",
         "views_open",
+        "views_publish",
     }
 )
 """What the adapter calls (and all the gateway will make for the engine's process)."""

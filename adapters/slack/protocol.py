@@ -14,7 +14,7 @@ The gateway *tells* (no reply, handled in the order sent):
 - `Request` — an accepted post or slash command (`Post`, `Slash`: its stored
   form, the intake row of ``slack.db``) and its intake row's id;
 - `Hand` — a press that took its buttons (`Pressed`), a Revise submission
-  (`ReviseSubmitted`) or a confirmed forget (`ForgetConfirmed`);
+  (`ReviseSubmitted`), a confirmed forget (`ForgetConfirmed`) or the Home tab opened (`HomeOpened`);
 
 and the worker tells `Done` when a request was handled (the gateway deletes
 its intake row). Every message is a pydantic model in a union discriminated by
@@ -143,10 +143,19 @@ class ForgetConfirmed(_Message):
     place: Place
 
 
+class HomeOpened(_Message):
+    """The member opened Almanac's Home tab (``app_home_opened``): publish their weekly summary there."""
+
+    kind: Literal["home"] = "home"
+    place: Place
+    """The member in their DM with Almanac (the event's channel): the queue it waits in."""
+
+
 Accepted = Annotated[Post | Slash, Field(discriminator="kind")]
 """A request recorded in ``slack.db`` before its ack: what `Request` hands over and what a restart runs again."""
-Handed = Annotated[Pressed | ReviseSubmitted | ForgetConfirmed, Field(discriminator="kind")]
-"""A press, handed over after its ack (never stored: a press lost in a crash is pressed again)."""
+Handed = Annotated[Pressed | ReviseSubmitted | ForgetConfirmed | HomeOpened, Field(discriminator="kind")]
+"""A press or the Home tab opened, handed over after its ack (never stored: a press lost in a crash is pressed
+again, a Home tab opened again)."""
 ACCEPTED: TypeAdapter[Post | Slash] = TypeAdapter(Accepted)
 
 # ---------------------------------------------------------------------------------------------- calls

@@ -25,6 +25,8 @@ When I am not sure, I ask: press a choice or reply in the thread. Plans change n
 `{command} history` — what was planned, decided and changed
 `{command} next <lift>` — the next session's sets, reps and weight, from your log
 `{command} chart <lift or measure> [period]` — a progress chart, sent to you privately (`chart bench 6 months`, `chart volume`, `chart running`, `chart days`); ask in a thread ("show my bench progress") to get it there
+`{command} summary` — last week's summary; `summary weekly on [day] [hour]` sends it every week (Monday 08:00 by default), `summary weekly off` stops it; also on Almanac's Home tab
+`{command} quiet` — no nudges about planned sessions you have not logged (`quiet off`: back on; `quiet behind`: only when behind your plan)
 `{command} timezone <Area/City>` — your time zone, so "yesterday" means yours
 `{command} export` — your entries as a CSV file, sent to you privately (`json`, `strong`: Strong's CSV)
 `{command} forget` — delete all your entries (asks first)"""

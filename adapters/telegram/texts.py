@@ -15,6 +15,8 @@ COMMANDS: list[tuple[str, str]] = [
     ("history", "What was planned, decided and changed here"),
     ("next", "Next session's target for a lift: /next bench"),
     ("chart", "A progress chart: /chart bench 6 months"),
+    ("summary", "Last week's summary; /summary weekly on for every week"),
+    ("quiet", "No nudges about unlogged planned sessions"),
     ("timezone", "Set your time zone: /timezone Asia/Seoul"),
     ("export", "Download your entries as a CSV file"),
     ("forget", "Delete all your entries and this conversation"),
@@ -38,6 +40,8 @@ In a group, mention me or reply to me; everyone's entries stay their own.
 /history — what was planned, decided and changed here
 /next <i>lift</i> — the next session's sets, reps and weight, from your log
 /chart <i>lift or measure</i> [<i>period</i>] — a progress chart: /chart bench, /chart volume 3 months, /chart running, /chart bodyweight, /chart days
+/summary — last week's summary; /summary weekly on [<i>day</i>] [<i>hour</i>] every week (Monday 08:00), /summary weekly off
+/quiet — no nudges about unlogged planned sessions (/quiet off, /quiet behind: only when behind the plan)
 /timezone <i>Area/City</i> — your time zone, so “yesterday” means yours
 /export — your entries as a CSV file
 /forget — delete all your entries and this conversation"""

@@ -2,7 +2,8 @@
 ``reset``, ``cancel``, ``status``, ``retry``, ``timezone``, ``export``, ``undo``,
 ``history`` and ``forget`` (the adapters' command map names them), ``next``, a
 lift's next-session target computed by code (no model call, nothing changed), and
-``chart``, a progress chart drawn by code (:mod:`engine.charts`).
+``chart``, a progress chart drawn by code (:mod:`engine.charts`), ``summary``, last week's
+summary or its weekly opt-in, and ``quiet``, the nudges' setting (:mod:`engine.summary`).
 
 A command that changes something and carries the platform's delivery id is
 recorded in the inbox like any turn, so a second delivery of it (a redelivery
@@ -42,13 +43,16 @@ from engine.store.entries import EntryStore
 from engine.store.history import HistoryStore
 from engine.store.inbox import Conversations
 from engine.store.patches import PatchStore
+from engine.summary import SummaryPrefs
+from engine.summary.command import quiet_command, summary_command
 from engine.tasks.coded import OFFERED
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, Resume, Turn
 
 _turn: TypeAdapter[Turn] = TypeAdapter(Turn)
 _outcomes: TypeAdapter[list[Outcome]] = TypeAdapter(list[Outcome])
-_NOT_RECORDED = frozenset({"status", "history", "export", "next", "chart", "retry", "cancel"})
-"""Read-only commands, /retry (each turn it runs is recorded) and /cancel (recorded when it resumes the graph)."""
+_NOT_RECORDED = frozenset({"status", "history", "export", "next", "chart", "summary", "quiet", "retry", "cancel"})
+"""Read-only commands (and /summary, /quiet: setting a setting twice sets it once), /retry (each turn it runs
+is recorded) and /cancel (recorded when it resumes the graph)."""
 
 
 class Controls:
@@ -123,6 +127,15 @@ class Controls:
             today = today_in(await self._runner.timezone(turn.user), turn.at)
             reads = ChartReads(self._db, self._selector.registry)
             return [await chart_command(reads, self._selector, turn, today, self._charts)]
+        if action == "summary":
+            registry = self._selector.registry
+            spellings = self._selector.build_active_context(registry.names).vocabulary_map
+            tz = await self._runner.timezone(turn.user)
+            return await summary_command(
+                self._db, registry, turn.user, turn.conversation, turn.argument, turn.at, tz, self._charts, spellings
+            )
+        if action == "quiet":
+            return await quiet_command(self._db, turn.user, turn.conversation, turn.argument, turn.at)
         dropped = await self._dropped(thread, "Closed")
         removed = await self.forget(turn)
         return [*dropped, Notice(text=texts.forgotten(removed, with_conversation=True), code="forgotten")]
@@ -206,6 +219,7 @@ class Controls:
             await self._inbox.forget_user(user)
             await self._patches.forget_user(user)
             await self._conversations.forget_user(user)
+            await SummaryPrefs(self._db).forget_user(user)
         return removed
 
 

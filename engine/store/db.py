@@ -21,7 +21,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from engine.store import announced, derived
+from engine.store import announced, derived, summary_prefs
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -192,6 +192,7 @@ class Database:
             await conn.executescript(_AFTER_COLUMNS)
             await derived.migrate(conn)  # whole-history tables (engine/store/derived.py)
             await conn.executescript(announced.SCHEMA)  # records said when logging (engine/store/records.py)
+            await conn.executescript(summary_prefs.SCHEMA)  # weekly summaries and nudges (engine/summary)
             await conn.commit()
         except sqlite3.OperationalError as exc:
             raise DataDirError(f"cannot write the database {path}: {exc}") from None

@@ -96,6 +96,7 @@ class _State:
     responses: list[dict[str, Any]] = field(default_factory=list)
     reactions: set[tuple[str, str, str]] = field(default_factory=set)
     views: dict[str, dict[str, Any]] = field(default_factory=dict)
+    homes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     uploads: dict[str, dict[str, Any]] = field(default_factory=dict)
     failing: dict[str, _Failing] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
@@ -215,6 +216,11 @@ class FakeSlack:
         with self._lock:
             return dict(self._state.views)
 
+    def homes(self, user: str) -> list[dict[str, Any]]:
+        """The Home views published for a member (``views.publish``), oldest first; the last is shown."""
+        with self._lock:
+            return list(self._state.homes.get(user, []))
+
     @property
     def files(self) -> list[dict[str, Any]]:
         """Completed uploads, in order: filename, title, alt_txt, content (bytes), channel, thread_ts and
@@ -330,6 +336,17 @@ class FakeSlack:
                 return {"ok": False, "error": "not_found"}
             self._state.views[str(p["view_id"])] = {"id": p["view_id"], **view}
         return {"view": {"id": p["view_id"], **view}}
+
+    def _m_views_publish(self, p: dict[str, Any]) -> dict[str, Any]:
+        view = p["view"] if isinstance(p.get("view"), dict) else json.loads(str(p.get("view")))
+        user = str(p.get("user_id") or "")
+        if not user:
+            return {"ok": False, "error": "invalid_arguments"}
+        if view.get("type") != "home" or len(view.get("blocks", [])) > 100:
+            return {"ok": False, "error": "invalid_arguments"}
+        with self._lock:
+            self._state.homes.setdefault(user, []).append(view)
+        return {"view": {"id": f"V{next(self._ids):05d}", **view}}
 
     def _m_reactions_add(self, p: dict[str, Any]) -> dict[str, Any]:
         key = (str(p.get("channel")), str(p.get("timestamp")), str(p.get("name")))

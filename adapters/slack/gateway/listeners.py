@@ -55,7 +55,7 @@ from adapters.common import (
 from adapters.slack import texts
 from adapters.slack.actions import ACTION_PATTERN, Press
 from adapters.slack.place import Place
-from adapters.slack.protocol import ForgetConfirmed, Handed, Post, Pressed, ReviseSubmitted, Slash
+from adapters.slack.protocol import ForgetConfirmed, Handed, HomeOpened, Post, Pressed, ReviseSubmitted, Slash
 from adapters.slack.render import forget_confirmation, plain, revise_modal
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore, Thread
@@ -118,6 +118,7 @@ class Listeners:
         app.command(self.command)(self._on_command)
         app.action(ACTION_PATTERN)(self._on_action)
         app.view(REVISE_CALLBACK)(self._on_revise)
+        app.event("app_home_opened")(self._on_home)
         app.error(self._on_error)
 
     def allowed(self, team: str, user: str) -> bool:
@@ -175,6 +176,15 @@ class Listeners:
             if thread is None or not await self.store.owns(team, channel, thread):
                 return
         await self._post(body, event, place)
+
+    async def _on_home(self, body: Body, event: Body) -> None:
+        """The Home tab opened: the worker publishes the member's summary there (``views.publish``)."""
+        if event.get("tab", "home") != "home":  # the Messages tab is the DM itself
+            return
+        team, user, channel = _team(body, event), str(event.get("user") or ""), str(event.get("channel") or "")
+        if not user or not channel or not self.allowed(team, user):
+            return
+        self.handoff.press(HomeOpened(place=Place(team, channel, None, user)))
 
     def _from_person(self, event: Body) -> bool:
         return (

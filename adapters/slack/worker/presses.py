@@ -19,7 +19,7 @@ from adapters.common import decide
 from adapters.slack import texts
 from adapters.slack.actions import Press
 from adapters.slack.place import Place
-from adapters.slack.protocol import ForgetConfirmed, Handed, Pressed, ReviseSubmitted
+from adapters.slack.protocol import ForgetConfirmed, Handed, HomeOpened, Pressed, ReviseSubmitted
 from adapters.slack.render import decided_message, plain
 from adapters.slack.send import Outbox
 from adapters.slack.store import SlackStore
@@ -54,6 +54,8 @@ class Presses:
                 await self._decide(
                     place, spec.press, spec.channel, spec.ts, blocks, spec.feedback, ephemeral=spec.ephemeral
                 )
+            case HomeOpened():
+                await self.turns.home.publish(place)
             case _:
                 assert_never(spec)
 

@@ -37,7 +37,8 @@ from adapters.slack.render import SlackMessage, decided_message, plain, render
 from adapters.slack.send import NOT_MEMBER, Outbox
 from adapters.slack.store import Prompt, SlackStore
 from adapters.slack.text import COMMAND
-from engine import ApprovalRequest, Ask, Chart, Closed, Document, Handler, Notice, Outcome, Turn
+from adapters.slack.worker.home import Home
+from engine import ApprovalRequest, Ask, Chart, Closed, Document, Handler, Logged, Notice, Outcome, Turn
 
 log = structlog.get_logger("adapters.slack")
 WORKING, DONE = "eyes", "white_check_mark"
@@ -62,6 +63,8 @@ class Turns:
         self.store = store
         self.command = command
         self._eyes_after = eyes_after
+        self.home = Home(engine, outbox, command)
+        """The Home tab: published when opened, again after a log (`run`)."""
 
     async def run(self, place: Place, turn: Turn, source_ts: str | None = None, private: bool = False) -> None:
         """Run one turn and put its outcomes on screen.
@@ -86,6 +89,8 @@ class Turns:
             if any(isinstance(o, Notice) and o.code == "forgotten" for o in outcomes):
                 await self.store.forget_member(place.user_key)  # open prompts elsewhere, e.g. in other threads
             await self.deliver(place, outcomes, private)
+            if any(isinstance(o, Logged) for o in outcomes):
+                await self.home.refresh(place.user_key)
         log.info(
             "slack.turn",
             conversation=turn.conversation,
