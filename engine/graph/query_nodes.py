@@ -53,8 +53,8 @@ from engine.query.render import korean_names, language_of
 from engine.query.retrieval import RetrievalAttempt, Retriever, normalize_instructions
 from engine.query.stalls import stall_answer, stall_question
 from engine.query.targets import NEXT, target_lifts, target_text
-from engine.store.bouts import BoutStore
 from engine.step_texts import attempt_text, bringing_in, looking_up
+from engine.store.bouts import BoutStore
 from engine.store.history import HistoryStore
 from engine.tasks.coded import OFFERED
 

@@ -5,6 +5,7 @@ wrote. Real application, fake Bot API, real engine, fake model (its reply delaye
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from typing import Any
 
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
@@ -16,17 +17,17 @@ WRONG = "987.6"
 """A number only the scripted model writes: no step (and no answer) may show it."""
 ASKED = int(datetime(2026, 11, 25, 3, 0, tzinfo=timezone.utc).timestamp())  # Wednesday noon in Seoul
 QUESTION = "how many times did I squat in the last two weeks?"
-SIGNS = {"status_after": 0.1, "status_every": 0.2, "typing_after": 0.0}
+SIGNS: dict[str, Any] = {"status_after": 0.1, "status_every": 0.2, "typing_after": 0.0}
 
 
 def day(d: int) -> int:
     return int(datetime(2026, 11, d, 3, 0, tzinfo=timezone.utc).timestamp())
 
 
-async def seed(bot: Harness, chat_id: int = CHAT, **kw: object) -> None:
+async def seed(bot: Harness, chat_id: int = CHAT, **kw: Any) -> None:
     # 2026-11-10 falls before the last two weeks (from 2026-11-12); 11-14 and 11-20 inside.
     for d in (10, 14, 20):
-        (logged,) = await bot.say("squat 100kg 5x5", chat_id, USER, date=day(d), **kw)  # type: ignore[arg-type]
+        (logged,) = await bot.say("squat 100kg 5x5", chat_id, USER, date=day(d), **kw)
         assert logged.text.startswith("✓ Logged")
 
 
@@ -65,7 +66,9 @@ async def test_a_question_streams_its_steps_as_a_draft_before_the_answer(
     assert not [m for m in tg.sent(CHAT, deleted=True) if m.text.startswith("⏳")]  # no status line in private
 
 
-async def test_korean_steps_in_a_group_status_line(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:
+async def test_korean_steps_in_a_group_status_line(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
+) -> None:
     group = -100200
     script_slow_model(fake)
     async with sqlite_engine() as engine, running(tg, engine, **SIGNS) as bot:
