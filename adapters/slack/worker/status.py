@@ -70,11 +70,23 @@ def status_message(text: str) -> SlackMessage:
 
 class Status:
     """The steps of one turn on screen. Use as ``async with Status(...) as s: handle(turn, progress=s.step)``,
-    then deliver the outcomes, then ``await s.clear()``."""
+    then deliver the outcomes, then ``await s.clear()``.
 
-    def __init__(self, outbox: Outbox, place: Place, fallbacks: Fallbacks, after: float = 1.0, every: float = 1.0):
+    ``hidden``: show nothing (a private turn, whose answer is ephemeral: a status in the thread would
+    tell the channel what the member asked about).
+    """
+
+    def __init__(
+        self,
+        outbox: Outbox,
+        place: Place,
+        fallbacks: Fallbacks,
+        after: float = 1.0,
+        every: float = 1.0,
+        hidden: bool = False,
+    ) -> None:
         self._outbox, self._place, self._fallbacks = outbox, place, fallbacks
-        self._after, self._every = after, every
+        self._after, self._every, self._hidden = after, every, hidden
         self._steps: list[str] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -88,7 +100,8 @@ class Status:
         self._wake.set()
 
     async def __aenter__(self) -> Status:
-        self._task = asyncio.create_task(self._run())
+        if not self._hidden:
+            self._task = asyncio.create_task(self._run())
         return self
 
     async def __aexit__(

@@ -94,7 +94,7 @@ class Turns:
         """
         started = time.perf_counter()
         after, every = self._status
-        status = Status(self.outbox, place, self.fallbacks, after, every)
+        status = Status(self.outbox, place, self.fallbacks, after, every, hidden=private)
         async with self._signs(place, source_ts), status:
             outcomes = await self.engine.handle(turn, progress=status.step)
         with after_the_turn(outcomes, passing=(LinkClosed,)):  # done: no "try again" from here on

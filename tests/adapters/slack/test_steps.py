@@ -21,7 +21,7 @@ from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import DEFAULT_MODEL, EMBED_TITLE, Delay, FakeOllama
 from tests.fakes.slack_api import FakeSlack
 from tests.helpers import scripts
-from tests.helpers.slack import ANN, CHANNEL, running
+from tests.helpers.slack import ANN, CHANNEL, DM, running
 
 WRONG = "987.6"
 """A number only the scripted model writes: no step (and no answer) may show it."""
@@ -146,3 +146,19 @@ async def test_an_app_without_assistant_status_gets_one_status_message_and_is_re
     # Refused once; the workspace is remembered, so the second turn went straight to the message.
     assert len(slack.calls("assistant.threads.setStatus")) == 1
     assert slack.errors == ["assistant.threads.setStatus: not_allowed"]
+
+
+async def test_a_dm_without_a_thread_gets_a_status_message(
+    sqlite_engine: OpenEngine, fake: FakeOllama, slack: FakeSlack, tmp_path: Path
+) -> None:
+    script_slow_model(fake)
+    async with sqlite_engine() as engine, running(slack, engine, tmp_path / "data", **SIGNS) as ws:
+        await seed(engine)
+        await ws.post(QUESTION, channel=DM)
+    (answer,) = slack.messages(DM)  # the status message is gone
+    assert answer.shown() == answer_text()
+    status, reply = [c for c in slack.calls("chat.postMessage") if c.params.get("channel") == DM]
+    assert str(status.params["text"]).startswith("⏳ _") and status.params.get("thread_ts") is None
+    (deleted,) = slack.calls("chat.delete")
+    assert deleted.at > reply.at
+    assert slack.calls("assistant.threads.setStatus") == []  # no thread to set a status on

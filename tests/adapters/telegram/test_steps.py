@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+import pytest
+
 from tests.conftest import OpenEngine
 from tests.fakes.ollama_server import Delay, FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
@@ -100,3 +102,18 @@ async def test_a_refused_draft_falls_back_to_the_status_line(
     statuses = [m for m in tg.sent(CHAT, deleted=True) if m.text.startswith("⏳")]
     assert len(statuses) == 1 and statuses[0].deleted and statuses[0].message_id < answer.message_id
     assert [c.method for c in turn].count("sendMessageDraft") == 1  # refused once, not tried again in the turn
+
+
+async def test_a_draft_is_sent_again_before_it_fades(
+    sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A draft is a preview of about 30 seconds: a step that lasts longer is sent again, so it stays."""
+    monkeypatch.setattr("adapters.telegram.progress.DRAFT_KEEP_S", 0.3)
+    script_slow_model(fake)  # the answer is written for a second: three times the draft's (shortened) life
+    async with sqlite_engine() as engine, running(tg, engine, **SIGNS) as bot:
+        await seed(bot)
+        before = len(tg.drafts(CHAT))
+        await bot.say(QUESTION, date=ASKED)
+    texts = [d.text for d in tg.drafts(CHAT)[before:]]
+    writing = [t for t in texts if t.endswith("⏳ Writing the answer…")]
+    assert len(writing) >= 2 and len(set(writing)) == 1  # the same draft, refreshed
