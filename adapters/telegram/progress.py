@@ -133,18 +133,17 @@ class Working:
                     await self._quietly(
                         self._bot.send_chat_action(chat.chat_id, ChatAction.TYPING, message_thread_id=chat.topic)
                     )
-            stale = self._drafting and shown and now - shown_at >= DRAFT_KEEP_S
-            waiting = len(self._steps) > shown or stale
-            if waiting and now >= next_status:
+            # A draft fades after about 30 s: one shown that long ago is due again, as a new step is.
+            refresh_at = shown_at + DRAFT_KEEP_S if self._drafting and shown else float("inf")
+            if (len(self._steps) > shown or now >= refresh_at) and now >= next_status:
                 next_status = now + self._status_every
                 if self._budget.take():
                     shown, shown_at = len(self._steps), now
                     await self._show(self._steps[:shown])
-            # Sleep until the next typing renewal, or the next status slot if a step waits for it.
-            waiting = len(self._steps) > shown
-            wake = min(next_typing, next_status) if waiting else next_typing
-            if self._drafting and shown:
-                wake = min(wake, shown_at + DRAFT_KEEP_S)
+                    refresh_at = shown_at + DRAFT_KEEP_S if self._drafting else float("inf")
+            # Sleep until the next typing renewal, or the next status slot if a step (or a refresh) waits for it.
+            due = len(self._steps) > shown or loop.time() >= refresh_at
+            wake = min(next_typing, next_status if due else refresh_at)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(max(0.0, wake - loop.time())):
                     await self._wake.wait()
