@@ -25,6 +25,7 @@ from adapters.common import REVISE_PROMPT, Pending, command_turn, open_prompt, r
 from adapters.common.charts import caption_text, path_label
 from adapters.common.intake import DeliveryStore
 from adapters.common.notes import entry_dates, notes_for, record_lines
+from adapters.console_line import StepLine
 from engine import (
     Answer,
     ApprovalDecision,
@@ -133,8 +134,12 @@ class ConsoleChat:
         stdin: TextIO | None = None,
         stdout: TextIO | None = None,
         export_dir: Path | None = None,
+        steps: bool = False,
     ) -> None:
+        """``steps``: print each step of a turn on a line of its own where stdout is no terminal (on a
+        terminal the current step is always shown, on one line rewritten in place)."""
         self._engine = engine
+        self._steps = steps
         self._export_dir = export_dir or Path.cwd()
         self._key = f"console:{name}"
         self._in = stdin or sys.stdin
@@ -164,11 +169,14 @@ class ConsoleChat:
         deliveries = self._engine if isinstance(self._engine, DeliveryStore) else None
         if deliveries is not None and turn.message_id is not None:
             await deliveries.receive(self._key, [Delivery(turn.message_id, turn.model_dump_json(), self._key)])
+        line = StepLine(self._out, self._steps)
         try:
-            outcomes = await self._engine.handle(turn)
+            outcomes = await self._engine.handle(turn, progress=line.step)
         except asyncio.CancelledError:  # Ctrl-C while the turn ran: the engine keeps it for the next start
+            line.clear()
             self._print(KEPT)
             raise
+        line.clear()
         self._show(outcomes)
         if deliveries is not None and turn.message_id is not None:
             await deliveries.finish(self._key, [turn.message_id])

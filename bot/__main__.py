@@ -23,6 +23,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="mode")
     console = sub.add_parser("console", help="chat in this terminal")
     console.add_argument("--name", default=None, help="who you are (default: your login name)")
+    console.add_argument(
+        "--steps", action="store_true", help="print each step of a turn on its own line when output is not a terminal"
+    )
     sub.add_parser("telegram", help="run the Telegram bot (TELEGRAM_BOT_TOKEN)")
     sub.add_parser("slack", help="run the Slack app (SLACK_BOT_TOKEN)")
     add_data_commands(sub)  # import, export
@@ -73,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     from bot.run_console import main as run_console
 
-    run_console(settings, getattr(args, "name", None))
+    run_console(settings, getattr(args, "name", None), steps=getattr(args, "steps", False))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ Everything else under ``engine/`` is internal and may move.
 
 from typing import TYPE_CHECKING, Any
 
-from engine.boundary import Delivery, DeliveryStore, Handler, Progress
+from engine.boundary import Delivery, DeliveryStore, Handler, Progress, Step
 from engine.config import EngineConfig, LLMConfig
 from engine.conversation.typed import Typed, read_typed, visible
 from engine.domains.registry import DomainFileError
@@ -108,6 +108,7 @@ __all__ = [
     "Notice",
     "Outcome",
     "Progress",
+    "Step",
     "Question",
     "Resume",
     "Turn",

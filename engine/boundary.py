@@ -3,7 +3,7 @@
 - `Handler`: ``handle`` a turn, and read what is ``pending`` in a conversation.
 - `DeliveryStore`: keep what a platform delivered until it is handled (``adapters/common/intake.py``
   drives it), its unit a `Delivery`.
-- `Progress`: stage names while a turn runs.
+- `Progress`: the `Step` s of a turn while it runs (a stage and what it is doing).
 
 `engine.Engine` keeps all of them.
 """
@@ -32,8 +32,27 @@ class Delivery:
     """The adapter's own note (e.g. a status line to clean up after a crash)."""
 
 
-Progress = Callable[[str], Awaitable[None]]
-"""Receives stage names (``routing``, ``parsing``, …) while a turn runs."""
+@dataclass(frozen=True)
+class Step:
+    """What a running turn is doing, for an adapter to show (a draft, a status line).
+
+    Written by code from what code read and ran (the question's terms and periods, the window a
+    retrieval fetched, the articles it picked), never from a model's output: a step shows no number
+    that was not checked.
+    """
+
+    stage: str
+    """The stage (``routing``, ``retrieving``, ``checking``, … see `engine.graph.steps.STAGES`): for an
+    adapter that shows only a kind of work."""
+    text: str
+    """What it is doing, in the person's language (``Fetching your bench press entries for …``)."""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Progress = Callable[[Step], Awaitable[None]]
+"""Receives the `Step` s of a turn while it runs, in order; a stage may bring several."""
 
 
 class Handler(Protocol):

@@ -29,6 +29,7 @@ FLOORS: list[tuple[str, ...]] = [
         "engine.boundary",
         "engine.texts",
         "engine.progress_texts",
+        "engine.step_texts",
         "engine.entries.model",
         "engine.facts.model",
         "engine.tasks.model",

@@ -30,6 +30,8 @@ from adapters.slack.protocol import Api, Reply, Respond
 Data = dict[str, Any]
 METHODS = frozenset(
     {
+        "assistant_threads_setStatus",
+        "chat_delete",
         "chat_postMessage",
         "chat_postEphemeral",
         "chat_update",

@@ -35,6 +35,7 @@ from engine.facts import compute_facts, facts_text
 from engine.graph.deps import Deps
 from engine.graph.routes import expansion_requests, user_only_gaps
 from engine.graph.state import State, dump, emit
+from engine.graph.steps import report
 from engine.graph.view import TurnView
 from engine.interrupts import AskQuestion
 from engine.outcomes import Answer, Notice
@@ -49,9 +50,10 @@ from engine.query.questions import QuestionShape, read_question
 from engine.query.records import history_facts, merge
 from engine.query.references import RefTable
 from engine.query.render import korean_names, language_of
-from engine.query.retrieval import Retriever, normalize_instructions
+from engine.query.retrieval import RetrievalAttempt, Retriever, normalize_instructions
 from engine.query.stalls import stall_answer, stall_question
 from engine.query.targets import NEXT, target_lifts, target_text
+from engine.step_texts import attempt_text, bringing_in, looking_up
 from engine.store.bouts import BoutStore
 from engine.store.history import HistoryStore
 from engine.tasks.coded import OFFERED
@@ -170,6 +172,15 @@ class QueryNodes:
         planned_out = t.plan
         planned = list(planned_out.retrieval_instructions) if planned_out else []
         instructions = normalize_instructions(planned, shape, ctx, lists=shows_list(t.text))
+        lang = t.language
+        names = korean_names(shape.terms, ctx.vocabulary_map) if lang == "ko" else {}
+        shown = [names.get(term, term) for term in shape.terms]
+
+        async def watch(a: RetrievalAttempt) -> None:
+            # The question's own words for what is fetched (not every member of a family it widened to).
+            terms = (shown or a.terms) if a.terms else []
+            await report("retrieving", attempt_text(a.strategy, a.start, a.end, a.expansion_tier, terms, lang))
+
         result, entries = await self.retriever.run(
             t.user,
             instructions,
@@ -177,6 +188,7 @@ class QueryNodes:
             shape.wanted,
             min_days=2 if shape.is_comparison else 1,
             canonical=ctx.vocabulary.canonicals,
+            watch=watch,
         )
         exercises = [w for w in shape.wanted if w in ctx.vocabulary.canonicals] or None
         window = compute_facts(entries, exercises=exercises, today=today, domains=self.d.selector.registry)
@@ -191,6 +203,8 @@ class QueryNodes:
         gaps_for(table, shape)
         chunks = await articles_for(self.d.library, ctx, t.text, planned_out.knowledge_query if planned_out else "")
         notes = kb.offer(table, chunks)
+        if notes:
+            await report("retrieving", looking_up([n.title for n in notes], lang))
         log.info(
             "retrieval.done",
             attempts=[(a.strategy, a.expansion_tier, a.found) for a in result.attempts],
@@ -258,6 +272,7 @@ class QueryNodes:
             return {"is_partial": True, "expansion_request": []}
         ctx = t.context_of([*current, *new])
         log.info("domain.expanded", added=new, active=ctx.domains_loaded)
+        await report("expanding", bringing_in(new, t.language))
         return {
             "domains": ctx.domains_loaded,
             "domain_expansion_history": [*history, *new],

@@ -13,7 +13,7 @@ search left with no term becomes a date range.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Literal
 
@@ -142,6 +142,14 @@ def normalize_instructions(
     return out[:3]
 
 
+Watch = Callable[[RetrievalAttempt], Awaitable[None]]
+"""Hears of each attempt before it runs (``found`` still 0): the window or terms code is about to fetch."""
+
+
+async def _nobody(attempt: RetrievalAttempt) -> None:
+    """No one watches."""
+
+
 class Retriever:
     """Runs retrieval instructions against the entry store."""
 
@@ -157,6 +165,7 @@ class Retriever:
         *,
         min_days: int = 1,
         canonical: Collection[str] = (),
+        watch: Watch | None = None,
     ) -> tuple[RetrievalResult, list[Entry]]:
         """Run every instruction; entries are de-duplicated, oldest first.
 
@@ -165,12 +174,13 @@ class Retriever:
                 distinct days; a comparison needs 2 (today's session and an earlier one).
             canonical: Terms that are canonical names: a keyword search finds entries naming
                 them, not entries naming only a longer name ("seated overhead press").
+            watch: Told of each attempt before it runs, so the person can see what is fetched.
         """
 
         result = RetrievalResult()
         found: dict[str, Entry] = {}
         for inst in instructions:
-            entries = await self._one(user, inst, today, vocab_terms, result, min_days, canonical)
+            entries = await self._one(user, inst, today, vocab_terms, result, min_days, canonical, watch or _nobody)
             for e in entries:
                 found.setdefault(e.entry_id, e)
         ordered = sorted(found.values(), key=lambda e: (e.occurred_on, e.created_at))[-MAX_ENTRIES:]
@@ -186,17 +196,21 @@ class Retriever:
         result: RetrievalResult,
         min_days: int,
         canonical: Collection[str],
+        watch: Watch,
     ) -> list[Entry]:
         terms = list(dict.fromkeys([*inst.terms, *vocab_terms]))
         if inst.strategy == "keyword":
+            await watch(RetrievalAttempt(strategy="keyword", terms=terms))
             entries = await self._store.search(user, terms, exact=canonical) if terms else []
             result.attempts.append(RetrievalAttempt(strategy="keyword", terms=terms, found=len(entries)))
             return entries
         if inst.strategy == "recent":
+            await watch(RetrievalAttempt(strategy="recent"))
             entries = await self._store.recent(user, limit=20)
             result.attempts.append(RetrievalAttempt(strategy="recent", found=len(entries)))
             return entries
         if inst.start is not None and inst.end is not None:
+            await watch(RetrievalAttempt(strategy="date_range", start=inst.start, end=inst.end, terms=inst.terms))
             entries = await self._store.between(user, inst.start, inst.end)
             if inst.terms:
                 wanted = set(inst.terms)
@@ -212,6 +226,7 @@ class Retriever:
             mention = resolve_date(inst.date or "", today)
             if mention is not None and mention.status == "ok" and mention.on is not None:
                 day = mention.on
+                await watch(RetrievalAttempt(strategy="explicit_date", start=day, end=day, terms=inst.terms))
                 entries = await self._store.between(user, day, day)
                 result.attempts.append(
                     RetrievalAttempt(strategy="explicit_date", start=day, end=day, found=len(entries))
@@ -220,6 +235,7 @@ class Retriever:
                 return entries
         for tier, days in enumerate(_tiers_from(inst.days_back or TIERS[0])):
             start = today - timedelta(days=days - 1)
+            await watch(RetrievalAttempt(strategy="date_range", start=start, end=today, expansion_tier=tier))
             entries = await self._store.between(user, start, today)
             result.attempts.append(
                 RetrievalAttempt(strategy="date_range", start=start, end=today, expansion_tier=tier, found=len(entries))
@@ -232,6 +248,8 @@ class Retriever:
         result.expansion_exhausted = True
         result.warnings.append(EXHAUSTED_WARNING)
         log.warning("retrieval.exhausted", message=EXHAUSTED_WARNING)
+        if terms:
+            await watch(RetrievalAttempt(strategy="keyword", terms=terms))
         entries = await self._store.search(user, terms, exact=canonical) if terms else []
         result.attempts.append(RetrievalAttempt(strategy="keyword", terms=terms, found=len(entries)))
         return entries

@@ -13,6 +13,7 @@ import pytest
 import structlog
 
 from bot.logs import configure_logging
+from engine.boundary import Step
 from engine.graph.log_nodes import LogNodes
 from engine.outcomes import Ask, Failure, Logged, Notice
 from engine.turns import ClarificationAnswer, Control, Message, Resume
@@ -274,14 +275,15 @@ async def test_checkpoints_stay_flat_over_many_turns(
 async def test_progress_receives_each_stage_in_order(open_engine: OpenEngine, fake: FakeOllama) -> None:
     fake.script(scripts.router("LOG"))
     fake.script(scripts.strength("bench press", 55, 10, 5))
-    stages: list[str] = []
+    steps: list[Step] = []
 
-    async def progress(stage: str) -> None:
-        stages.append(stage)
+    async def progress(step: Step) -> None:
+        steps.append(step)
 
     async with open_engine() as engine:
         await engine.handle(msg("bench 55kg 10x5"), progress=progress)
-    assert stages == ["routing", "parsing", "storing"]
+    assert [s.stage for s in steps] == ["routing", "parsing", "storing"]
+    assert [s.text for s in steps] == ["Reading your message", "Reading your entry", "Saving your entry"]
 
 
 async def test_forget_removes_the_persons_words_from_every_history(open_engine: OpenEngine, fake: FakeOllama) -> None:

@@ -100,6 +100,8 @@ class _State:
     uploads: dict[str, dict[str, Any]] = field(default_factory=dict)
     failing: dict[str, _Failing] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    statuses: list[dict[str, Any]] = field(default_factory=list)
+    status_now: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 class FakeSlack:
@@ -118,6 +120,9 @@ class FakeSlack:
         """Called (in the server's thread) after each call is recorded: a benchmark's way to wait for replies."""
         self.socket_url: str | None = None
         """What ``apps.connections.open`` hands out (a Socket Mode server of the test's)."""
+        self.refuse_status: str | None = None
+        """When set, ``assistant.threads.setStatus`` answers this error (``not_allowed``, ``missing_scope``):
+        an app that is not an assistant app."""
         self._lock = threading.Lock()
         self._state = _State()
         self._ids = itertools.count(1)
@@ -211,6 +216,17 @@ class FakeSlack:
             return set(self._state.reactions)
 
     @property
+    def statuses(self) -> list[dict[str, Any]]:
+        """Accepted ``assistant.threads.setStatus`` calls, in order: channel_id, thread_ts, status."""
+        with self._lock:
+            return list(self._state.statuses)
+
+    def status_shown(self, channel: str, thread_ts: str) -> str:
+        """The status a thread shows now ("" when cleared, or once the app replied in the thread)."""
+        with self._lock:
+            return self._state.status_now.get((channel, thread_ts), "")
+
+    @property
     def views(self) -> dict[str, dict[str, Any]]:
         """Opened views by id."""
         with self._lock:
@@ -298,6 +314,8 @@ class FakeSlack:
         msg = Posted(channel, self._new_ts(), str(p.get("text", "")), list(p.get("blocks") or []), p.get("thread_ts"))
         with self._lock:
             self._state.messages.setdefault(channel, {})[msg.ts] = msg
+            if msg.thread_ts:  # Slack clears a thread's assistant status when the app replies there
+                self._state.status_now.pop((channel, msg.thread_ts), None)
         return {"channel": channel, "ts": msg.ts, "message": {"text": msg.text, "ts": msg.ts}}
 
     def _m_chat_update(self, p: dict[str, Any]) -> dict[str, Any]:
@@ -311,6 +329,25 @@ class FakeSlack:
                 return {"ok": False, "error": "message_not_found"}
             msg.text, msg.blocks, msg.edits = str(p.get("text", msg.text)), list(p.get("blocks") or []), msg.edits + 1
         return {"channel": channel, "ts": ts}
+
+    def _m_chat_delete(self, p: dict[str, Any]) -> dict[str, Any]:
+        channel, ts = str(p.get("channel", "")), str(p.get("ts", ""))
+        with self._lock:
+            if self._state.messages.get(channel, {}).pop(ts, None) is None:
+                return {"ok": False, "error": "message_not_found"}
+        return {"channel": channel, "ts": ts}
+
+    def _m_assistant_threads_setStatus(self, p: dict[str, Any]) -> dict[str, Any]:
+        """The status under an assistant thread; ``""`` clears it. Refused as ``refuse_status`` says."""
+        if self.refuse_status is not None:
+            return {"ok": False, "error": self.refuse_status}
+        channel, thread_ts = str(p.get("channel_id", "")), str(p.get("thread_ts", ""))
+        if not channel or not thread_ts or "status" not in p:
+            return {"ok": False, "error": "invalid_arguments"}
+        with self._lock:
+            self._state.statuses.append({"channel_id": channel, "thread_ts": thread_ts, "status": p["status"]})
+            self._state.status_now[(channel, thread_ts)] = str(p["status"])
+        return {}
 
     def _m_chat_postEphemeral(self, p: dict[str, Any]) -> dict[str, Any]:
         problem = _payload_errors(p)

@@ -50,6 +50,7 @@ class SlackAdapter:
         store: the adapter's durable state (``slack.db``).
         api: the Web API (through the gateway).
         eyes_after: seconds before 👀 shows on a slow turn.
+        status_after / status_every: seconds before a slow turn's steps show, and between updates.
         keep_replies_s: how long a reply that Slack rate-limits is kept and sent when ``Retry-After``
             allows (`Outbox`); past that the person hears the turn was handled.
         command: the slash command, as the person types it (in what the adapter says).
@@ -66,6 +67,8 @@ class SlackAdapter:
         api: SlackApi,
         *,
         eyes_after: float = 1.0,
+        status_after: float = 1.0,
+        status_every: float = 1.0,
         keep_replies_s: float = 600.0,
         command: str = "/almanac",
         signs_per_second: float = 0.8,
@@ -75,7 +78,9 @@ class SlackAdapter:
         self.store = store
         self.outbox = Outbox(api, Budget(per_second=signs_per_second, burst=5), keep_s=keep_replies_s)
         self.command = command
-        self.turns = Turns(engine, self.outbox, store, eyes_after, command)
+        self.turns = Turns(
+            engine, self.outbox, store, eyes_after, command, status_after=status_after, status_every=status_every
+        )
         self.queues = ChatQueues(self._job_failed)
         self.requests = Requests(self.turns, store, self.outbox, self.queues, handled)
         self.presses = Presses(self.turns, store, self.outbox)

@@ -1,10 +1,11 @@
 """One turn in Slack: ``engine.handle(...)`` with a sign of work, then the outcomes in the thread.
 
-The sign of work is a reaction on the person's message: 👀 when a turn takes
-longer than a moment, swapped for ✅ when it is done. No status message is
-edited, so a busy channel costs at most three reaction calls per slow turn,
-and none when the bot is too busy (the shared `Budget`). No thread history is
-fetched (``conversations.replies``): the engine keeps it in its checkpoints.
+The signs of work: a reaction on the person's message, 👀 when a turn takes
+longer than a moment, swapped for ✅ when it is done; and the turn's steps as
+the thread's assistant status, or one status message where that is refused
+(`adapters.slack.worker.status`). Both are shed when the bot is too busy (the
+shared `Budget`). No thread history is fetched (``conversations.replies``):
+the engine keeps it in its checkpoints.
 
 `Turns` also keeps the question or plan each conversation shows with
 buttons (durably, in `SlackStore`), so that when a typed reply, ``cancel`` or
@@ -38,6 +39,7 @@ from adapters.slack.send import NOT_MEMBER, Outbox
 from adapters.slack.store import Prompt, SlackStore
 from adapters.slack.text import COMMAND
 from adapters.slack.worker.home import Home
+from adapters.slack.worker.status import Fallbacks, Status
 from engine import ApprovalRequest, Ask, Chart, Closed, Document, Handler, Logged, Notice, Outcome, Turn
 
 log = structlog.get_logger("adapters.slack")
@@ -53,10 +55,19 @@ class Turns:
         store: the adapter's durable state (open prompts).
         eyes_after: seconds a turn runs before 👀 appears on the person's message.
         command: the slash command, as the person types it: the engine's ``/retry`` shows as ``/almanac retry``.
+        status_after / status_every: seconds a turn runs before its steps show, and between updates (`Status`).
     """
 
     def __init__(
-        self, engine: Handler, outbox: Outbox, store: SlackStore, eyes_after: float = 1.0, command: str = COMMAND
+        self,
+        engine: Handler,
+        outbox: Outbox,
+        store: SlackStore,
+        eyes_after: float = 1.0,
+        command: str = COMMAND,
+        *,
+        status_after: float = 1.0,
+        status_every: float = 1.0,
     ) -> None:
         self.engine = engine
         self.outbox = outbox
@@ -65,6 +76,9 @@ class Turns:
         self._eyes_after = eyes_after
         self.home = Home(engine, outbox, command)
         """The Home tab: published when opened, again after a log (`run`)."""
+        self._status = (status_after, status_every)
+        self.fallbacks = Fallbacks()
+        """Workspaces whose app cannot set an assistant status: a status message there instead."""
 
     async def run(self, place: Place, turn: Turn, source_ts: str | None = None, private: bool = False) -> None:
         """Run one turn and put its outcomes on screen.
@@ -82,13 +96,16 @@ class Turns:
                 start, where the engine gives back what it did and the reply goes out then.
         """
         started = time.perf_counter()
-        async with self._signs(place, source_ts):
-            outcomes = await self.engine.handle(turn)
+        after, every = self._status
+        status = Status(self.outbox, place, self.fallbacks, after, every, hidden=private)
+        async with self._signs(place, source_ts), status:
+            outcomes = await self.engine.handle(turn, progress=status.step)
         with after_the_turn(outcomes, passing=(LinkClosed,)):  # done: no "try again" from here on
             await self.close_answered(place, turn, outcomes)
             if any(isinstance(o, Notice) and o.code == "forgotten" for o in outcomes):
                 await self.store.forget_member(place.user_key)  # open prompts elsewhere, e.g. in other threads
             await self.deliver(place, outcomes, private)
+            await status.clear()  # after the answer: the thread is never without a sign
             if any(isinstance(o, Logged) for o in outcomes):
                 await self.home.refresh(place.user_key)
         log.info(

@@ -25,6 +25,8 @@ from tests.helpers import scripts
 from tests.helpers.crash import BotProcess, count, script_logs, settle, stream, wait_until
 
 CHAT = 4242
+GROUP = -1004242
+"""A group: a status line shows a turn's steps there (a private chat gets a draft, which is no message)."""
 NOTED = "SELECT count(*) FROM received WHERE note != ''"
 TODAY = datetime.now(ZoneInfo("Asia/Seoul")).date()  # the bot's DEFAULT_TIMEZONE
 
@@ -45,9 +47,9 @@ def rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
         return conn.execute(sql).fetchall()
 
 
-def last_from_bot(tg: FakeTelegram, text: str) -> BotMessage:
-    found = [m for m in tg.sent(CHAT) if text in m.text]
-    assert found, [m.text for m in tg.sent(CHAT)]
+def last_from_bot(tg: FakeTelegram, text: str, chat: int = CHAT) -> BotMessage:
+    found = [m for m in tg.sent(chat) if text in m.text]
+    assert found, [m.text for m in tg.sent(chat)]
     return found[-1]
 
 
@@ -83,21 +85,21 @@ def test_kill_while_a_clarification_answer_runs(
     fake.default("ParserOutput", parser)
     fake.default(scripts.clarifier())
     bot.restart()
-    tg.enqueue(tg.message(CHAT, CHAT, "did 5x5 today"))
-    assert wait_until(lambda: any(m.buttons() for m in tg.sent(CHAT)), 30), bot.tail()
-    question = last_from_bot(tg, "Which exercise")
-    tg.enqueue(tg.press(CHAT, question.message_id, CHAT, "Squat"))
+    tg.enqueue(tg.message(GROUP, CHAT, "did 5x5 today", mention=True))
+    assert wait_until(lambda: any(m.buttons() for m in tg.sent(GROUP)), 30), bot.tail()
+    question = last_from_bot(tg, "Which exercise", GROUP)
+    tg.enqueue(tg.press(GROUP, question.message_id, CHAT, "Squat"))
     bot.wait_dead()
     bot.restart()
-    assert wait_until(lambda: any("squat 100 kg" in m.text for m in tg.sent(CHAT)), 30), bot.tail()
+    assert wait_until(lambda: any("squat 100 kg" in m.text for m in tg.sent(GROUP)), 30), bot.tail()
     assert bot.stop() == 0
     db = tmp_path / "data" / "almanac.db"
     assert rows(db, "SELECT count(*) FROM entries WHERE summary LIKE 'squat%'") == [(1,)]
     assert rows(db, "SELECT count(*) FROM inbox WHERE status NOT IN ('done')") == [(0,)]
     assert parses["n"] == 3  # the answer ran again once after the restart, not twice
     # The status line the kill left behind was deleted at the restart.
-    assert [m.text for m in tg.sent(CHAT, deleted=True) if m.text.startswith("⏳")] == ["⏳ Parsing…"]
-    assert not [m for m in tg.sent(CHAT) if m.text.startswith("⏳")]
+    assert [m.text for m in tg.sent(GROUP, deleted=True) if m.text.startswith("⏳")] == ["⏳ Reading your entry…"]
+    assert not [m for m in tg.sent(GROUP) if m.text.startswith("⏳")]
 
 
 def test_kill_while_an_approval_commits(bot: BotProcess, fake: FakeOllama, tg: FakeTelegram, tmp_path: Path) -> None:

@@ -224,24 +224,27 @@ async def test_log_and_ask_commands_are_messages(sqlite_engine: OpenEngine, fake
     assert "squat 100kg 5x5" in fake.calls("RouterOutput")[0]["messages"][-1]["content"]
 
 
-async def test_progress_shows_one_status_line_then_deletes_it(
+async def test_progress_in_a_group_shows_one_status_line_then_deletes_it(
     sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram
 ) -> None:
+    group = -100200  # drafts are for private chats: a group gets one status line
     fake.script("RouterOutput", Delay(0.4, scripts.router("LOG")))
     fake.script("ParserOutput", Delay(0.6, scripts.strength("squat", 100, 5, 5)))
     async with (
         sqlite_engine() as engine,
         running(tg, engine, status_after=0.2, status_every=0.3, typing_after=0.0, typing_every=0.25) as bot,
     ):
-        (logged,) = await bot.say("squat 100kg 5x5")
+        (logged,) = await bot.say("squat 100kg 5x5", group, USER, mention=True)
     assert "squat 100 kg" in logged.text
-    statuses = [m for m in tg.sent(CHAT, deleted=True) if m.text.startswith("⏳")]
+    statuses = [m for m in tg.sent(group, deleted=True) if m.text.startswith("⏳")]
     assert len(statuses) == 1 and statuses[0].deleted  # one line, edited in place, gone after the answer
     assert statuses[0].message_id < logged.message_id
-    assert statuses[0].edits >= 1 and statuses[0].text in ("⏳ Parsing…", "⏳ Storing…")  # the stage moved on
+    # The step moved on: the entry being read, then saved.
+    assert statuses[0].edits >= 1 and statuses[0].text in ("⏳ Reading your entry…", "⏳ Saving your entry…")
     edits = [c.at for c in tg.calls("editMessageText") if c.params["message_id"] == statuses[0].message_id]
     assert all(b - a >= 0.25 for a, b in zip(edits, edits[1:]))
     assert len(tg.calls("sendChatAction")) >= 2  # renewed while the turn ran
+    assert tg.drafts() == []
 
 
 async def test_answer_shows_cited_dates(sqlite_engine: OpenEngine, fake: FakeOllama, tg: FakeTelegram) -> None:

@@ -304,3 +304,24 @@ async def test_a_claim_the_article_does_not_make_is_not_validated(open_kb_engine
     [question] = outcomes
     assert isinstance(question, Ask), outcomes
     assert [q.text for q in question.questions] == ["Is it right that a deload drops the weights to 13 percent?"]
+
+
+async def test_the_articles_picked_show_as_a_step_by_title(open_kb_engine: Opener, fake: FakeOllama) -> None:
+    from engine.boundary import Step
+
+    steps: list[Step] = []
+
+    async def progress(step: Step) -> None:
+        steps.append(step)
+
+    async with open_kb_engine() as engine:
+        await seed_stalled_bench(engine)
+        script_question(fake, cites_the_deload_article)
+        await engine.handle(ask(STALLED), progress=progress)
+    looked = [s.text for s in steps if s.text.startswith("Looking up ")]
+    assert len(looked) == 1 and "“Deload”" in looked[0], [s.text for s in steps]
+    texts = [s.text for s in steps]
+    # The Planner's 30 days up to Sunday 2026-11-22 (all entries: a window is not filtered by term), then the
+    # articles, then the answer: in the order they ran.
+    assert texts.index("Fetching your entries for 2026-10-24 – 2026-11-22") < texts.index(looked[0])
+    assert texts.index(looked[0]) < texts.index("Writing the answer")

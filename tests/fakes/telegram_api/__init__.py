@@ -4,7 +4,8 @@ Like `tests.fakes.ollama_server`, it is a standard-library
 ``ThreadingHTTPServer`` on ``127.0.0.1`` in a daemon thread, so the real
 python-telegram-bot client talks to it over a socket through its own
 ``base_url``. It serves ``/bot<token>/<method>`` for getMe, getUpdates,
-sendMessage, editMessageText, editMessageReplyMarkup, deleteMessage,
+sendMessage, sendMessageDraft (private chats; recorded, superseded by
+the next message), editMessageText, editMessageReplyMarkup, deleteMessage,
 answerCallbackQuery, sendChatAction, sendDocument, sendPhoto (a multipart
 PNG upload, answered with its PhotoSize list), setMyCommands,
 deleteWebhook, setWebhook and getWebhookInfo, and records every call.
@@ -26,6 +27,6 @@ Example::
 
 from tests.fakes.telegram_api.fake import TOKEN, FakeTelegram
 from tests.fakes.telegram_api.markup import html_to_text
-from tests.fakes.telegram_api.model import BotMessage, Call
+from tests.fakes.telegram_api.model import BotMessage, Call, Draft
 
-__all__ = ["TOKEN", "BotMessage", "Call", "FakeTelegram", "html_to_text"]
+__all__ = ["TOKEN", "BotMessage", "Call", "Draft", "FakeTelegram", "html_to_text"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from tests.fakes.telegram_api.markup import ParseError, utf16
 from tests.fakes.telegram_api.methods import BotMethods, photo_sizes
-from tests.fakes.telegram_api.model import BadRequest, BotMessage, Call, Failure
+from tests.fakes.telegram_api.model import BadRequest, BotMessage, Call, Draft, Failure
 from tests.fakes.telegram_api.server import Handler, Server
 
 TOKEN = "123456789:AAFakeTokenForTestsOnly_abcdefghijklmnop"
@@ -50,6 +50,8 @@ class FakeTelegram(BotMethods):
         self._calls: list[Call] = []
         self._messages: dict[tuple[int, int], BotMessage] = {}
         self._chat_types: dict[int, str] = {}
+        self._drafts: list[Draft] = []
+        self._draft_now: dict[int, Draft] = {}
         self._failures: list[Failure] = []
         self.delivered: dict[int, float] = {}
         """update_id → ``time.monotonic()`` when getUpdates handed it out."""
@@ -268,6 +270,16 @@ class FakeTelegram(BotMethods):
         return sorted(
             (m for m in out if chat_id is None or m.chat_id == chat_id), key=lambda m: (m.sent_at, m.message_id)
         )
+
+    def drafts(self, chat_id: int | None = None) -> list[Draft]:
+        """Every draft the bot sent (in a chat, when given), in order."""
+        with self._lock:
+            return [d for d in self._drafts if chat_id is None or d.chat_id == chat_id]
+
+    def draft_shown(self, chat_id: int) -> Draft | None:
+        """The draft a chat shows now: None once a message superseded it."""
+        with self._lock:
+            return self._draft_now.get(chat_id)
 
     def get(self, chat_id: int, message_id: int) -> BotMessage:
         with self._lock:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.fakes.telegram_api.markup import html_to_text, utf16
-from tests.fakes.telegram_api.model import BadRequest, BotMessage
+from tests.fakes.telegram_api.model import BadRequest, BotMessage, Draft
 
 
 class BotMethods:
@@ -19,6 +19,9 @@ class BotMethods:
     webhook: tuple[str, str | None] | None
     _messages: dict[tuple[int, int], BotMessage]
     _open_queries: set[str]
+    _chat_types: dict[int, str]
+    _drafts: list[Draft]
+    _draft_now: dict[int, Draft]
     _next_message_id: Callable[[int], int]
 
     def _text(self, params: dict[str, Any], key: str = "text") -> tuple[str, str | None]:
@@ -54,9 +57,26 @@ class BotMethods:
             "supports_inline_queries": False,
         }
 
+    def _api_sendMessageDraft(self, params: dict[str, Any]) -> bool:
+        """A draft streams a message being composed, in private chats only (Bot API 9.3; text optional
+        since 10.0). Each call replaces the chat's draft; a message the bot then sends supersedes it,
+        as a client shows it (`_api_sendMessage`)."""
+        chat_id = int(params["chat_id"])
+        if self._chat_types.get(chat_id, "private" if chat_id > 0 else "supergroup") != "private":
+            raise BadRequest("TEXTDRAFT_PEER_INVALID")
+        draft_id = int(params.get("draft_id") or 0)
+        if not draft_id:
+            raise BadRequest("TEXTDRAFT_ID_INVALID")
+        plain, source = ("", None) if not params.get("text") else self._text(params)
+        draft = Draft(chat_id, draft_id, plain, source, params.get("message_thread_id"))
+        self._drafts.append(draft)
+        self._draft_now[chat_id] = draft
+        return True
+
     def _api_sendMessage(self, params: dict[str, Any]) -> BotMessage:
         chat_id = int(params["chat_id"])
         plain, source = self._text(params)
+        self._draft_now.pop(chat_id, None)  # the message the draft was composing is out
         reply = params.get("reply_parameters")
         m = BotMessage(
             chat_id,
@@ -99,6 +119,7 @@ class BotMethods:
         if width + height > 10_000 or max(width, height) > 20 * min(width, height):
             raise BadRequest("PHOTO_INVALID_DIMENSIONS")
         caption, source = self._text(params, "caption")
+        self._draft_now.pop(chat_id, None)
         reply = params.get("reply_parameters")
         m = BotMessage(
             chat_id,

@@ -64,3 +64,16 @@ class Failure:
 
 class BadRequest(Exception):
     """A request the real Bot API would refuse with 400."""
+
+
+@dataclass(frozen=True)
+class Draft:
+    """One ``sendMessageDraft`` the fake accepted: a message being composed in a private chat."""
+
+    chat_id: int
+    draft_id: int
+    text: str
+    """What the person sees (markup removed); empty shows the "Thinking…" placeholder."""
+    html: str | None = None
+    thread_id: int | None = None
+    at: float = field(default_factory=time.monotonic)
