@@ -66,7 +66,19 @@ class Resume(_Turn):
 
 
 ControlAction = Literal[
-    "reset", "cancel", "undo", "export", "status", "retry", "timezone", "forget", "history", "next", "chart"
+    "reset",
+    "cancel",
+    "undo",
+    "export",
+    "status",
+    "retry",
+    "timezone",
+    "forget",
+    "history",
+    "next",
+    "chart",
+    "remind",
+    "reminders",
 ]
 
 

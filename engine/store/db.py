@@ -21,6 +21,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from engine.reminders import tables as reminder_tables
 from engine.store import announced, derived
 
 SCHEMA = """
@@ -192,6 +193,7 @@ class Database:
             await conn.executescript(_AFTER_COLUMNS)
             await derived.migrate(conn)  # whole-history tables (engine/store/derived.py)
             await conn.executescript(announced.SCHEMA)  # records said when logging (engine/store/records.py)
+            await conn.executescript(reminder_tables.SCHEMA)  # reminders and their sends (engine/reminders/store.py)
             await conn.commit()
         except sqlite3.OperationalError as exc:
             raise DataDirError(f"cannot write the database {path}: {exc}") from None
