@@ -15,6 +15,8 @@ COMMANDS: list[tuple[str, str]] = [
     ("history", "What was planned, decided and changed here"),
     ("next", "Next session's target for a lift: /next bench"),
     ("chart", "A progress chart: /chart bench 6 months"),
+    ("remind", "A reminder: /remind in 10m stretch"),
+    ("reminders", "Your reminders, with Done / Snooze / Delete"),
     ("timezone", "Set your time zone: /timezone Asia/Seoul"),
     ("export", "Download your entries as a CSV file"),
     ("forget", "Delete all your entries and this conversation"),
@@ -38,7 +40,9 @@ In a group, mention me or reply to me; everyone's entries stay their own.
 /history — what was planned, decided and changed here
 /next <i>lift</i> — the next session's sets, reps and weight, from your log
 /chart <i>lift or measure</i> [<i>period</i>] — a progress chart: /chart bench, /chart volume 3 months, /chart running, /chart bodyweight, /chart days
-/timezone <i>Area/City</i> — your time zone, so “yesterday” means yours
+/remind <i>when what</i> — a reminder: /remind in 10m stretch, /remind at 18:30 gym, /remind every Monday 7:00 leg day
+/reminders — your reminders, with Done / Snooze 1h / Delete
+/timezone <i>Area/City</i> — your time zone, so “yesterday” and reminders mean yours
 /export — your entries as a CSV file
 /forget — delete all your entries and this conversation"""
 
@@ -87,6 +91,7 @@ def usage(command: str) -> str:
         "ask": "/ask is my bench better than last week?",
         "timezone": "/timezone Asia/Seoul",
         "next": "/next bench",
+        "remind": "/remind in 10m stretch",
     }
     return f"Usage: <code>{examples[command]}</code>"
 

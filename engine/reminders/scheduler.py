@@ -72,6 +72,8 @@ class Scheduler:
         self._max_sleep = max_sleep
         self._retry_after = retry_after
         self._pushes: dict[str, Push] = {}
+        self._passing = asyncio.Lock()
+        """One pass at a time: a claimed occurrence is pushed by one pass only (a test's `tick` beside the loop)."""
 
     def register(self, platform: str, push: Push) -> None:
         """Send ``platform``'s reminders (conversation keys ``<platform>:…``) through ``push``."""
@@ -83,6 +85,10 @@ class Scheduler:
 
     async def tick(self) -> Tick:
         """One pass: claim what is due now, then push every claimed occurrence (oldest first) and mark it."""
+        async with self._passing:
+            return await self._tick()
+
+    async def _tick(self) -> Tick:
         done = Tick()
         platforms = list(self._pushes)
         if not platforms:
