@@ -53,6 +53,7 @@ class Scheduler:
         now: the clock (tests pass a fake one).
         max_sleep: the longest sleep between passes, in seconds.
         retry_after: the sleep after a push failed, in seconds.
+        finish_s: how long a pass may go on once the scheduler is stopped, in seconds.
     """
 
     def __init__(
@@ -64,6 +65,7 @@ class Scheduler:
         now: Clock = _utcnow,
         max_sleep: float = 60.0,
         retry_after: float = 10.0,
+        finish_s: float = 20.0,
     ) -> None:
         self._store = store
         self._grace = grace
@@ -71,6 +73,7 @@ class Scheduler:
         self._now = now
         self._max_sleep = max_sleep
         self._retry_after = retry_after
+        self._finish_s = finish_s
         self._pushes: dict[str, Push] = {}
         self._passing = asyncio.Lock()
         """One pass at a time: a claimed occurrence is pushed by one pass only (a test's `tick` beside the loop)."""
@@ -138,9 +141,16 @@ class Scheduler:
         """Pass after pass until cancelled; a failing pass is logged and tried again, never ends the loop."""
         while True:
             self._store.changed.clear()
+            passing = asyncio.ensure_future(self.tick())
             try:
-                result = await self.tick()
+                result = await asyncio.shield(passing)
                 delay = await self.sleep_for(result)
+            except asyncio.CancelledError:
+                # Stopping (SIGTERM): the pass finishes first, or a push done but not yet marked sent would
+                # be sent again at the next start. A SIGKILL gives no such chance (see the store's docstring).
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(passing, timeout=self._finish_s)
+                raise
             except Exception:  # noqa: BLE001 - storage trouble: log, wait, read again
                 log.exception("reminder.pass_failed")
                 delay = self._retry_after

@@ -6,9 +6,12 @@ worked out by hand from that.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Sequence
 from datetime import timedelta
 
-from engine.outcomes import Notice, ReminderCard
+from engine.outcomes import Notice, Outcome, ReminderCard
 from tests.engine.reminders.conftest import Worlds
 from tests.engine.reminders.helpers import Clock, Pushed, utc
 
@@ -156,3 +159,30 @@ async def test_weekly_keeps_its_hour_across_daylight_saving(worlds: Worlds) -> N
     await w.scheduler.tick()
     assert w.pushed.texts == ["⏰ squats", "⏰ squats"]
     assert [c.at for _, c in w.pushed.sent] == [utc(2027, 3, 22, 6, 0), utc(2027, 3, 29, 5, 0)]
+
+
+async def test_stopping_mid_push_lets_the_pass_mark_it_sent(worlds: Worlds) -> None:
+    """SIGTERM cancels the scheduler; a push under way finishes and is marked, so the next start sends nothing."""
+    release = asyncio.Event()
+    pushing = asyncio.Event()
+    pushed = Pushed()
+
+    async def slow(conversation: str, outcomes: Sequence[Outcome]) -> None:
+        pushing.set()
+        await release.wait()
+        await pushed(conversation, outcomes)
+
+    w = await worlds()
+    w.scheduler.register("tg", slow)
+    await w.remind("in 1m stretch")
+    w.clock.advance(minutes=1)
+    loop = asyncio.create_task(w.scheduler.run())
+    await pushing.wait()
+    loop.cancel()
+    release.set()
+    with contextlib.suppress(asyncio.CancelledError):
+        await loop
+    assert pushed.texts == ["⏰ stretch"]
+    w.scheduler.register("tg", pushed)
+    await w.scheduler.tick()
+    assert pushed.texts == ["⏰ stretch"]
