@@ -21,97 +21,28 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Literal
 
+from engine.reminders.model import (
+    OCCURRENCE_COLUMNS,
+    REMINDER_COLUMNS,
+    Occurrence,
+    Reminder,
+    SendStatus,
+    Status,
+    occurrence_of,
+    reminder_of,
+    stamp,
+    unstamp,
+)
 from engine.reminders.schedule import Schedule, next_due
 from engine.store.db import Database
 
-Status = Literal["proposed", "active", "done", "deleted"]
-SendStatus = Literal["claimed", "sent", "missed"]
+__all__ = ["Occurrence", "Reminder", "ReminderStore", "SendStatus", "Status", "due_after", "latest_due", "stamp"]
+
 _MAX_STEPS = 10_000
 """Occurrences walked to find a repeating reminder's latest one (daily for 27 years)."""
-
-
-def stamp(at: datetime) -> str:
-    """An aware instant as fixed-width UTC text (``2026-11-26T04:00:00.000000Z``): text order is time order."""
-    return at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def unstamp(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
-
-
-@dataclass(frozen=True)
-class Reminder:
-    """One reminder as kept."""
-
-    id: int
-    user: str
-    conversation: str
-    what: str
-    schedule: Schedule
-    next_due: datetime | None
-    status: Status
-    language: str
-    created: datetime
-    last_fired: datetime | None
-
-
-@dataclass(frozen=True)
-class Occurrence:
-    """One due instant of a reminder, claimed: to send, sent, or missed."""
-
-    reminder_id: int
-    due: datetime
-    user: str
-    conversation: str
-    what: str
-    language: str
-    status: SendStatus
-    late: bool
-    answer: str | None
-    repeats: bool
-
-
-_REMINDER = "id, user_key, conversation, what, schedule, next_due, status, language, created_at, last_fired"
-_OCCURRENCE = (
-    "s.reminder_id, s.due, s.user_key, r.conversation, r.what, r.language, s.status, s.late, s.answer, r.schedule"
-)
-
-
-def _reminder(row: Sequence[object]) -> Reminder:
-    rid, user, conv, what, schedule, due, status, lang, created, fired = row
-    return Reminder(
-        int(str(rid)),
-        str(user),
-        str(conv),
-        str(what),
-        Schedule.model_validate_json(str(schedule)),
-        unstamp(str(due)) if due else None,
-        status,  # type: ignore[arg-type]  # written by this module only
-        str(lang),
-        unstamp(str(created)),
-        unstamp(str(fired)) if fired else None,
-    )
-
-
-def _occurrence(row: Sequence[object]) -> Occurrence:
-    rid, due, user, conv, what, lang, status, late, answer, schedule = row
-    repeats = Schedule.model_validate_json(str(schedule)).repeat != "once"
-    return Occurrence(
-        reminder_id=int(str(rid)),
-        due=unstamp(str(due)),
-        user=str(user),
-        conversation=str(conv),
-        what=str(what),
-        language=str(lang),
-        status=status,  # type: ignore[arg-type]  # written by this module only
-        late=bool(late),
-        answer=str(answer) if answer else None,
-        repeats=repeats,
-    )
 
 
 def _platform_filter(platforms: Sequence[str]) -> str:
@@ -161,25 +92,27 @@ class ReminderStore:
             rows = list(
                 await self._db.conn.execute_fetchall(
                     "INSERT INTO reminders (user_key, conversation, what, schedule, next_due, status, language, "
-                    f"created_at) VALUES (?, ?, ?, ?, ?, 'proposed', ?, ?) RETURNING {_REMINDER}",
+                    f"created_at) VALUES (?, ?, ?, ?, ?, 'proposed', ?, ?) RETURNING {REMINDER_COLUMNS}",
                     (user, conversation, what, schedule.model_dump_json(), stamp(due), language, stamp(now)),
                 )
             )
             await self._db.conn.commit()
-        return _reminder(rows[0])
+        return reminder_of(rows[0])
 
     async def get(self, reminder_id: int) -> Reminder | None:
-        rows = await self._db.conn.execute_fetchall(f"SELECT {_REMINDER} FROM reminders WHERE id = ?", (reminder_id,))
-        return next((_reminder(r) for r in rows), None)
+        rows = await self._db.conn.execute_fetchall(
+            f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE id = ?", (reminder_id,)
+        )
+        return next((reminder_of(r) for r in rows), None)
 
     async def of_user(self, user: str, statuses: Sequence[Status] = ("active",)) -> list[Reminder]:
         """The person's reminders in these states, soonest first."""
         marks = ",".join("?" * len(statuses))
         rows = await self._db.conn.execute_fetchall(
-            f"SELECT {_REMINDER} FROM reminders WHERE user_key = ? AND status IN ({marks}) ORDER BY next_due, id",
+            f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE user_key = ? AND status IN ({marks}) ORDER BY next_due, id",
             (user, *statuses),
         )
-        return [_reminder(r) for r in rows]
+        return [reminder_of(r) for r in rows]
 
     async def update(self, reminder_id: int, *, was: Reminder, status: Status, due: datetime | None) -> bool:
         """Set status and next due only if the reminder is still as ``was`` read it (a second press of the
@@ -254,11 +187,11 @@ class ReminderStore:
         """Occurrences claimed and not yet sent, oldest first (after a crash: those the kill cut off)."""
         filter_ = _platform_filter(platforms).replace("conversation", "r.conversation")
         rows = await self._db.conn.execute_fetchall(
-            f"SELECT {_OCCURRENCE} FROM reminder_sends s JOIN reminders r ON r.id = s.reminder_id "
+            f"SELECT {OCCURRENCE_COLUMNS} FROM reminder_sends s JOIN reminders r ON r.id = s.reminder_id "
             f"WHERE s.status = 'claimed' AND {filter_} ORDER BY s.due",
             tuple(platforms),
         )
-        return [_occurrence(r) for r in rows]
+        return [occurrence_of(r) for r in rows]
 
     async def mark(self, occurrence: Occurrence, status: SendStatus, now: datetime) -> None:
         """Record that an occurrence was sent (or, past the grace period at its send, missed)."""
@@ -272,20 +205,20 @@ class ReminderStore:
 
     async def occurrence(self, reminder_id: int, due: datetime) -> Occurrence | None:
         rows = await self._db.conn.execute_fetchall(
-            f"SELECT {_OCCURRENCE} FROM reminder_sends s JOIN reminders r ON r.id = s.reminder_id "
+            f"SELECT {OCCURRENCE_COLUMNS} FROM reminder_sends s JOIN reminders r ON r.id = s.reminder_id "
             "WHERE s.reminder_id = ? AND s.due = ?",
             (reminder_id, stamp(due)),
         )
-        return next((_occurrence(r) for r in rows), None)
+        return next((occurrence_of(r) for r in rows), None)
 
     async def latest_sent(self, reminder_id: int) -> Occurrence | None:
         """The reminder's latest sent occurrence no button has answered yet (a typed ``done 3``)."""
         rows = await self._db.conn.execute_fetchall(
-            f"SELECT {_OCCURRENCE} FROM reminder_sends s JOIN reminders r ON r.id = s.reminder_id "
+            f"SELECT {OCCURRENCE_COLUMNS} FROM reminder_sends s JOIN reminders r ON r.id = s.reminder_id "
             "WHERE s.reminder_id = ? AND s.status = 'sent' AND s.answer IS NULL ORDER BY s.due DESC LIMIT 1",
             (reminder_id,),
         )
-        return next((_occurrence(r) for r in rows), None)
+        return next((occurrence_of(r) for r in rows), None)
 
     async def answer(self, occurrence: Occurrence, answer: Literal["done", "snoozed"]) -> bool:
         """Record a button's answer to a sent occurrence, once; False when it was answered before."""
@@ -302,7 +235,7 @@ class ReminderStore:
         async with self._db.lock:
             rows = list(
                 await self._db.conn.execute_fetchall(
-                    f"SELECT {_OCCURRENCE} FROM reminder_sends s JOIN reminders r ON r.id = s.reminder_id "
+                    f"SELECT {OCCURRENCE_COLUMNS} FROM reminder_sends s JOIN reminders r ON r.id = s.reminder_id "
                     "WHERE s.user_key = ? AND s.status = 'missed' AND s.shown = 0 ORDER BY s.due",
                     (user,),
                 )
@@ -311,7 +244,7 @@ class ReminderStore:
                 "UPDATE reminder_sends SET shown = 1 WHERE user_key = ? AND status = 'missed' AND shown = 0", (user,)
             )
             await self._db.conn.commit()
-        return [_occurrence(r) for r in rows]
+        return [occurrence_of(r) for r in rows]
 
     async def forget_user(self, user: str) -> None:
         """Drop the person's reminders and their sends (``/forget``)."""

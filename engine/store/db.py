@@ -21,8 +21,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from engine.reminders import tables as reminder_tables
-from engine.store import announced, derived
+from engine.store import announced, derived, reminder_tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (

@@ -1,4 +1,4 @@
-"""The reminder tables (`engine.reminders.store` reads and writes them; ``engine.store.db`` creates them)."""
+"""The reminder tables: ``engine.store.db`` creates them, `engine.reminders.store` reads and writes them."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS reminders (
