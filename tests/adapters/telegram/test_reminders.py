@@ -7,6 +7,7 @@ makes a pass with ``tick()`` (passes never overlap), so nothing waits for real t
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta, timezone
 
 from engine import Engine
@@ -98,3 +99,45 @@ async def test_unconfirmed_and_unreadable(sqlite_engine: OpenEngine, tg: FakeTel
             await engine.scheduler.tick()
             assert tg.sent(CHAT)[-1].text.startswith("Remind you")
             assert clock() - datetime.now(timezone.utc) > timedelta(minutes=4)
+
+
+async def test_a_reminder_claimed_before_a_crash_is_sent_once_after_the_restart(
+    sqlite_engine: OpenEngine, tg: FakeTelegram
+) -> None:
+    async with sqlite_engine() as engine:
+        clock = fake_clock(engine)
+        async with running(tg, engine) as bot:
+            (proposal,) = await bot.say("/remind in 1m stretch")
+            await bot.press(proposal, "Set it")
+        # Claimed (recorded before sent) by a process that died before sending it.
+        clock.advance(seconds=61)
+        assert await engine.reminders.claim_due(clock(), ["tg"], timedelta(hours=2), timedelta(minutes=1)) == 1
+    before = len(tg.sent(CHAT))
+    async with sqlite_engine() as engine:
+        clock = fake_clock(engine)
+        clock.advance(seconds=130)  # down for over a minute past the due time: late
+        async with running(tg, engine):
+            await asyncio.sleep(0)  # the scheduler task registers the adapter's push
+            await engine.scheduler.tick()  # the start-up pass, or this one: passes never overlap
+            await engine.scheduler.tick()
+        assert [m.text for m in tg.sent(CHAT)[before:]] == ["⏰ late: stretch (due " + m_due(proposal.text)]
+
+
+def m_due(proposal: str) -> str:
+    """``Thu 26 Nov 13:32)`` from ``Remind you “stretch” — Thu 26 Nov 13:32 (Asia/Seoul)?``."""
+    return proposal.split(" — ", 1)[1].split(" (", 1)[0] + ")"
+
+
+async def test_forget_deletes_reminders(sqlite_engine: OpenEngine, tg: FakeTelegram) -> None:
+    async with sqlite_engine() as engine:
+        clock = fake_clock(engine)
+        async with running(tg, engine) as bot:
+            (proposal,) = await bot.say("/remind in 1m stretch")
+            await bot.press(proposal, "Set it")
+            (confirm,) = await bot.say("/forget")
+            await bot.press(confirm, "Yes, delete everything")
+            clock.advance(minutes=2)
+            before = len(tg.sent(CHAT))
+            await engine.scheduler.tick()
+            assert len(tg.sent(CHAT)) == before
+            assert await engine.reminders.of_user(f"tg:{CHAT}", ("proposed", "active", "done")) == []
