@@ -2,7 +2,7 @@
 
 Run it from the repository root (a script, not a pytest test)::
 
-    .venv/bin/python bench/reminder_crash.py                        # 20 seeds x 20 reminders x 4 kills
+    .venv/bin/python bench/reminder_crash.py                        # 20 seeds x 30 reminders x 4 kills
     .venv/bin/python bench/reminder_crash.py --seeds 2 --reminders 5  # quick look
 
 For each seed, reminders (each to its own private chat, "stretch <n>") are put in a fresh database
@@ -164,9 +164,9 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seeds", type=int, default=20)
     p.add_argument("--first-seed", type=int, default=1)
-    p.add_argument("--reminders", type=int, default=20)
+    p.add_argument("--reminders", type=int, default=30)
     p.add_argument("--kills", type=int, default=4)
-    p.add_argument("--span", type=float, default=6.0, help="seconds over which reminders fall due and kills land")
+    p.add_argument("--span", type=float, default=10.0, help="seconds over which reminders fall due and kills land")
     p.add_argument("--settle", type=float, default=120.0, help="seconds to wait for every reminder to settle")
     p.add_argument("--verbose", action="store_true", help="print the bot's reminder log lines of a seed that failed")
     args = p.parse_args()

@@ -105,9 +105,12 @@ class Scheduler:
                 done.missed.append(occurrence)
                 log.info("reminder.missed", reminder=occurrence.reminder_id, due=occurrence.due.isoformat())
                 continue
-            if await self._push(occurrence, late=occurrence.late or now - occurrence.due > self._late_after):
+            late = occurrence.late or now - occurrence.due > self._late_after
+            if await self._push(occurrence, late=late):
+                # Marked at once: a kill between the push returning and this commit sends it again.
                 await self._store.mark(occurrence, "sent", self._now())
                 done.sent.append(occurrence)
+                log.info("reminder.sent", reminder=occurrence.reminder_id, due=occurrence.due.isoformat(), late=late)
             else:
                 done.failed.append(occurrence)
         return done
@@ -125,7 +128,6 @@ class Scheduler:
         except Exception as exc:  # noqa: BLE001 - any platform error: not sent, tried again
             log.warning("reminder.push_failed", reminder=occurrence.reminder_id, error=str(exc))
             return False
-        log.info("reminder.sent", reminder=occurrence.reminder_id, due=occurrence.due.isoformat(), late=late)
         return True
 
     async def sleep_for(self, result: Tick) -> float:
