@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -25,6 +26,7 @@ from adapters.common import REVISE_PROMPT, Pending, command_turn, open_prompt, r
 from adapters.common.charts import caption_text, path_label
 from adapters.common.intake import DeliveryStore
 from adapters.common.notes import entry_dates, notes_for, record_lines
+from adapters.common.reminders import typed_buttons
 from adapters.console_line import StepLine
 from engine import (
     Answer,
@@ -41,6 +43,8 @@ from engine import (
     Message,
     Notice,
     Outcome,
+    ReminderCard,
+    Reminding,
     Resume,
     Turn,
 )
@@ -62,6 +66,8 @@ Commands:
   /quiet   no nudges about unlogged planned sessions (/quiet off: back on; /quiet behind: only when behind the plan)
   /export  write your entries to a CSV file here (/export json for JSON)
   /forget  delete everything Almanac keeps about you (asks first)
+  /remind in 10m stretch   a reminder (also: at 18:30 …, every Monday 7:00 …), printed here when due
+  /reminders   your reminders, and the commands that mark one done, snooze or delete it
   /tz Area/City   set your time zone
 When a plan is shown: approve / revise <what should change> / cancel
   /help    this text
@@ -114,6 +120,9 @@ def render(outcome: Outcome) -> str:
         return f"{caption_text(outcome)}\n  {path_label(outcome)}: {outcome.path}"
     if isinstance(outcome, Failure):
         return f"! {outcome.text}"
+    if isinstance(outcome, ReminderCard):
+        buttons = typed_buttons(outcome)
+        return outcome.text + (f"\n  {buttons}" if buttons else "")
     assert isinstance(outcome, Notice)
     return f"· {outcome.text}"
 
@@ -256,6 +265,24 @@ class ConsoleChat:
             return  # nobody is reading any more; what was sent is in the inbox
 
     async def _run(self) -> None:
+        reminding = None
+        if isinstance(self._engine, Reminding):  # reminders due while the console runs are printed as they fall due
+
+            async def push(conversation: str, outcomes: Sequence[Outcome]) -> None:
+                if conversation == self._key:
+                    self._print("\n" + "\n".join(render(o) for o in outcomes))
+                    self._out.write("> ")
+                    self._out.flush()
+
+            reminding = asyncio.create_task(self._engine.deliver_reminders("console", push))
+        try:
+            await self._chat()
+        finally:
+            if reminding is not None:
+                reminding.cancel()
+                await asyncio.gather(reminding, return_exceptions=True)
+
+    async def _chat(self) -> None:
         self._print("Almanac — your training log. /help for commands, /quit to leave.")
         await self._resume_cut_off()
         # After a restart the open question is still there: show it.

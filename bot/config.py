@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal, NoReturn
 from urllib.parse import urlsplit
@@ -73,6 +74,9 @@ class Settings(BaseSettings):
     """The smallest plate jump in kg (1.25 with microplates); empty: the domain file's (2.5)."""
     plate_increment_lb: float | None = Field(default=None, gt=0, le=50)
     """The smallest plate jump in lb; empty: the domain file's (5)."""
+    reminder_grace_minutes: int = Field(default=120, ge=0, le=10_080)
+    """A reminder due while the bot was down is sent late within this many minutes; older, it is listed as
+    missed at the next /reminders. A week at most: past that a nudge is news nobody needs."""
 
     knowledge_enabled: bool = True
     """Answers draw on the knowledge base's articles (built-in ones ingested at the first start)."""
@@ -248,6 +252,7 @@ class Settings(BaseSettings):
                 for unit, step in (("kg", self.plate_increment_kg), ("lb", self.plate_increment_lb))
                 if step is not None
             },
+            reminder_grace=timedelta(minutes=self.reminder_grace_minutes),
             knowledge=self.knowledge_config() if self.knowledge_enabled else None,
             llm=LLMConfig(
                 host=self.ollama_host,

@@ -13,7 +13,7 @@ Everything else under ``engine/`` is internal and may move.
 
 from typing import TYPE_CHECKING, Any
 
-from engine.boundary import Delivery, DeliveryStore, Handler, Progress, Step
+from engine.boundary import Delivery, DeliveryStore, Handler, Progress, Push, Reminding, Step
 from engine.config import EngineConfig, LLMConfig
 from engine.conversation.typed import Typed, read_typed, visible
 from engine.domains.registry import DomainFileError
@@ -33,6 +33,8 @@ from engine.outcomes import (
     Outcome,
     Question,
     Record,
+    ReminderAction,
+    ReminderCard,
 )
 from engine.store.db import DataDirError, check_writable
 from engine.turns import ApprovalDecision, ClarificationAnswer, Control, ControlAction, Message, Resume, Turn
@@ -109,6 +111,10 @@ __all__ = [
     "Outcome",
     "Progress",
     "Step",
+    "Push",
+    "Reminding",
+    "ReminderAction",
+    "ReminderCard",
     "Question",
     "Resume",
     "Turn",

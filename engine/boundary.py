@@ -4,6 +4,7 @@
 - `DeliveryStore`: keep what a platform delivered until it is handled (``adapters/common/intake.py``
   drives it), its unit a `Delivery`.
 - `Progress`: the `Step` s of a turn while it runs (a stage and what it is doing).
+- `Reminding`: reminders due are sent through the adapter's `Push`, without a turn.
 
 `engine.Engine` keeps all of them.
 """
@@ -54,6 +55,11 @@ class Step:
 Progress = Callable[[Step], Awaitable[None]]
 """Receives the `Step` s of a turn while it runs, in order; a stage may bring several."""
 
+Push = Callable[[str, Sequence[Outcome]], Awaitable[None]]
+"""An adapter's way to put outcomes in a conversation without a turn (a reminder that is due): the
+conversation key and what to show. It returns once the platform took the message; an exception means
+not sent (the engine tries again)."""
+
 
 class Handler(Protocol):
     """Anything that takes a turn and returns what the person should see.
@@ -97,4 +103,18 @@ class DeliveryStore(Protocol):
 
     async def note(self, source: str, delivery_id: str, note: str) -> None:
         """Keep an adapter's note with a delivery."""
+        ...
+
+
+@runtime_checkable
+class Reminding(Protocol):
+    """The engine's reminders, sent when due by one scheduler for every platform (`engine.reminders.scheduler`).
+
+    Each occurrence is recorded before it is pushed and marked sent after, so a crash between the
+    two sends it once at the next start; a crash after the push but before the mark sends it again.
+    """
+
+    async def deliver_reminders(self, platform: str, push: Push) -> None:
+        """Push the reminders of ``platform``'s conversations (``tg``, ``slack``, ``console``) as they fall due,
+        until cancelled; those left unsent by a crash go first."""
         ...

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat
@@ -53,6 +54,9 @@ class EngineConfig(BaseModel):
     plate_increment: dict[str, PositiveFloat] = Field(default_factory=dict)
     """Unit (``kg``, ``lb``) -> the smallest plate jump of this gym (1.25 kg with microplates), overriding every
     domain's ``[progression] increment`` for that unit: next-session targets and deload weights snap to it."""
+    reminder_grace: timedelta = timedelta(hours=2)
+    """A reminder due while the bot was down is sent late at start-up within this; older, it is listed as missed
+    at the person's next ``/reminders`` instead."""
     llm: LLMConfig = Field(default_factory=LLMConfig)
     knowledge: KnowledgeConfig | None = None
     """The knowledge base answers draw on; None: answers from the person's data alone."""

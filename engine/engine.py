@@ -15,6 +15,7 @@ each turn runs under its conversation's lock.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -23,7 +24,7 @@ import structlog
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from engine.assembly import Parts, assemble
-from engine.boundary import Progress
+from engine.boundary import Progress, Push
 from engine.charts.files import charts_dir
 from engine.config import EngineConfig
 from engine.conversation.controls import Controls
@@ -32,6 +33,8 @@ from engine.conversation.runner import Runner, outcomes_json
 from engine.graph.steps import current_progress
 from engine.interrupts import to_outcome
 from engine.outcomes import ApprovalRequest, Ask, Outcome
+from engine.reminders.scheduler import Scheduler
+from engine.reminders.store import ReminderStore
 from engine.runtime.failures import storage_failure
 from engine.runtime.intake import Intake
 from engine.runtime.locks import KeyedLocks, UserGate
@@ -67,8 +70,19 @@ class Engine(Intake):
         self.users = UserGate()
         """Lets /forget wait for the person's running turns (see `UserGate`)."""
         self._runner = Runner(self.graph, self.checkpointer, self.inbox, self.conversations, config.default_timezone)
+        self.reminders = ReminderStore(db)
+        self.scheduler = Scheduler(self.reminders, grace=config.reminder_grace)
+        """Sends due reminders through the adapters' pushes (`deliver_reminders`)."""
+        self._scheduling = asyncio.Lock()
         controls = Controls(
-            self._runner, self.entries, self.patches, self.users, db, self.selector, charts_dir(config.data_dir)
+            self._runner,
+            self.entries,
+            self.patches,
+            self.users,
+            db,
+            self.selector,
+            charts_dir(config.data_dir),
+            self.reminders,
         )
         self._backlog = controls.backlog
         self._dispatch = Dispatch(self._runner, controls, self.entries, self.selector, config.max_message_chars)
@@ -137,6 +151,19 @@ class Engine(Intake):
             log.error("pending.storage_failed", error=str(exc), conversation=conversation, user=user)
             return None
         return to_outcome(paused.id, paused.payload) if paused is not None else None
+
+    async def deliver_reminders(self, platform: str, push: Push) -> None:
+        """Push ``platform``'s reminders as they fall due, until cancelled (`engine.boundary.Reminding`).
+
+        One scheduler serves every platform: the first caller runs it, later ones only register their
+        push (and take the scheduler over if the first stops).
+        """
+        self.scheduler.register(platform, push)
+        try:
+            async with self._scheduling:
+                await self.scheduler.run()
+        finally:
+            self.scheduler.unregister(platform)
 
     async def interrupted(self, conversation: str) -> list[Turn]:
         """Turns of a conversation that a crash cut off, oldest first; ``handle`` each to resume it."""

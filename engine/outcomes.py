@@ -179,6 +179,37 @@ class Chart(_Outcome):
     language: Literal["en", "ko"] = "en"
 
 
+ReminderAction = Literal["confirm", "cancel", "done", "snooze", "delete"]
+"""What a reminder's button does: set a proposed one or not (``confirm``/``cancel``), mark it done, snooze it an
+hour, delete it."""
+
+
+class ReminderCard(_Outcome):
+    """A reminder with its buttons: proposed by ``/remind`` (confirm, cancel), listed by ``/reminders`` (done,
+    snooze, delete), or due now (done, snooze) — the last one sent by the scheduler, without a turn.
+
+    Each button is the control ``reminders`` with `command` as its argument (a typed
+    ``/reminders snooze 3`` does the same).
+    """
+
+    kind: Literal["reminder"] = "reminder"
+    text: str
+    """The whole message, in the person's language (``⏰ stretch``, ``⏰ late: stretch (due 21:00)``)."""
+    reminder_id: int
+    at: datetime
+    """The instant the buttons act on: the occurrence sent, or the next due one listed; a press that no
+    longer matches is refused as stale."""
+    actions: list[ReminderAction] = Field(default_factory=list)
+    labels: list[str] = Field(default_factory=list)
+    """The buttons' labels, one per action, in the person's language."""
+    asked_by: str = ""
+    """User key of the reminder's owner: only they may press its buttons."""
+
+    def command(self, action: ReminderAction) -> str:
+        """The ``reminders`` control's argument for a button: ``snooze 3 1764129600``."""
+        return f"{action} {self.reminder_id} {int(self.at.timestamp())}"
+
+
 class Failure(_Outcome):
     """A user-facing error: what went wrong and what to do; never a traceback."""
 
@@ -205,5 +236,6 @@ class Closed(_Outcome):
 
 
 Outcome = Annotated[
-    Answer | Logged | Ask | ApprovalRequest | Notice | Document | Chart | Failure | Closed, Field(discriminator="kind")
+    Answer | Logged | Ask | ApprovalRequest | Notice | Document | Chart | ReminderCard | Failure | Closed,
+    Field(discriminator="kind"),
 ]

@@ -79,6 +79,8 @@ ControlAction = Literal[
     "chart",
     "summary",
     "quiet",
+    "remind",
+    "reminders",
 ]
 
 

@@ -34,6 +34,8 @@ CONTROLS: Final = MappingProxyType[str, ControlAction](
         "chart": "chart",
         "summary": "summary",
         "quiet": "quiet",
+        "remind": "remind",
+        "reminders": "reminders",
     }
 )
 """Every command that becomes a `Control` turn, by its canonical name."""
@@ -44,7 +46,7 @@ ALIASES: Final = MappingProxyType({"tz": "timezone"})
 MESSAGE_COMMANDS: Final = ("log", "ask")
 """Commands whose argument is a message for the engine (``/log bench 55kg 10x5``)."""
 
-NEEDS_ARGUMENT: Final = frozenset({"log", "ask", "timezone", "next"})
+NEEDS_ARGUMENT: Final = frozenset({"log", "ask", "timezone", "next", "remind"})
 """Commands that mean nothing without an argument; an adapter may show a usage hint instead."""
 
 CONFIRM_FIRST: Final = frozenset({"forget"})
@@ -56,6 +58,7 @@ USAGE: Final = MappingProxyType(
         "ask": "/ask is my bench better than last week?",
         "timezone": "/timezone Asia/Seoul",
         "next": "/next bench",
+        "remind": "/remind in 10m stretch",
     }
 )
 """An example of each command in `NEEDS_ARGUMENT`, for the usage hint."""

@@ -20,9 +20,10 @@ from datetime import datetime, timezone
 from typing import Any
 
 from adapters.common.notes import entry_dates, notes_for, record_lines
+from adapters.common.reminders import typed_buttons
 from adapters.slack.actions import Press, owner_of
 from adapters.slack.text import COMMAND, MARKDOWN_LIMIT, SECTION_LIMIT, as_typed, esc, shorten, split
-from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome
+from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome, ReminderCard
 
 Block = dict[str, Any]
 BUTTON_LABEL = 75
@@ -68,6 +69,9 @@ def render(outcome: Outcome, conversation: str, command: str = COMMAND) -> list[
         return plain(f"⚠️ {as_typed(outcome.text, command)}")
     if isinstance(outcome, Notice):
         return plain(as_typed(outcome.text, command))
+    if isinstance(outcome, ReminderCard):  # no buttons yet: the commands they stand for
+        buttons = typed_buttons(outcome, f"{command} ")
+        return plain(outcome.text + (f"\n{buttons}" if buttons else ""))
     return []
 
 

@@ -26,6 +26,7 @@ Keys: conversation ``tg:<chat id>`` (plus ``:<topic id>`` in forum topics, and
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Coroutine, Iterable, Sequence
 from typing import Any
@@ -66,7 +67,7 @@ from adapters.telegram.presses import Presses
 from adapters.telegram.render import esc
 from adapters.telegram.send import answer_query
 from adapters.telegram.turns import Turns
-from engine import Control, Handler, Message, Turn
+from engine import Control, Handler, Message, Outcome, Reminding, Turn
 
 log = structlog.get_logger("adapters.telegram")
 
@@ -121,6 +122,7 @@ class TelegramAdapter:
         )
         self._presses = Presses(self._turns, forget_ttl)
         self._app: App | None = None
+        self._reminding: asyncio.Task[None] | None = None
 
     def install(self, app: App) -> None:
         """Register the handlers and the one error handler on an application."""
@@ -140,6 +142,24 @@ class TelegramAdapter:
     async def register_commands(bot: Bot) -> None:
         """Publish the command menu (setMyCommands)."""
         await bot.set_my_commands([BotCommand(name, about) for name, about in texts.COMMANDS])
+
+    def start_reminders(self, bot: Bot) -> None:
+        """Send the engine's reminders into their chats as they fall due (an engine without them: nothing)."""
+        engine = self._turns.engine
+        if isinstance(engine, Reminding) and self._reminding is None:
+
+            async def push(conversation: str, outcomes: Sequence[Outcome]) -> None:
+                # Straight out, not behind the chat's queued turns: a reminder is not an answer to any of
+                # them, and a turn of a minute must not hold it back. A failed send raises: sent again later.
+                await self._turns.deliver(bot, Chat.from_key(conversation), list(outcomes))
+
+            self._reminding = asyncio.create_task(engine.deliver_reminders("tg", push), name="telegram.reminders")
+
+    async def stop_reminders(self) -> None:
+        if self._reminding is not None:
+            self._reminding.cancel()
+            await asyncio.gather(self._reminding, return_exceptions=True)
+            self._reminding = None
 
     async def drain(self, timeout: float | None = None) -> None:
         """Let queued turns and quick replies finish (before the application stops)."""

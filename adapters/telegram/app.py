@@ -87,7 +87,8 @@ def build_application(token: str, base_url: str, adapter: TelegramAdapter, retry
 
 async def start(app: App, adapter: TelegramAdapter, base_url: str) -> None:
     """Initialize (getMe: checks the token), register the command menu, dispatch again what a
-    crash left unhandled (before anything new, so each chat keeps its order), and start dispatching.
+    crash left unhandled (before anything new, so each chat keeps its order), start dispatching, and
+    start sending reminders as they fall due.
 
     Raises:
         TelegramSetupError: the token is rejected or the Bot API cannot be reached.
@@ -102,10 +103,12 @@ async def start(app: App, adapter: TelegramAdapter, base_url: str) -> None:
     for update in await replay(adapter.intake, app.bot):
         await app.process_update(update)
     await app.start()
+    adapter.start_reminders(app.bot)  # those a crash left claimed go first
 
 
 async def stop(app: App, adapter: TelegramAdapter, drain_s: float = 30.0) -> None:
-    """Stop fetching updates, let queued turns finish, then stop and shut down."""
+    """Stop fetching updates and sending reminders, let queued turns finish, then stop and shut down."""
+    await adapter.stop_reminders()
     if app.updater is not None and app.updater.running:
         await app.updater.stop()
     await adapter.drain(drain_s)

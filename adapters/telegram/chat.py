@@ -33,6 +33,20 @@ class Chat:
         return key + (f":{self.member}" if self.group and self.member is not None else "")
 
     @classmethod
+    def from_key(cls, conversation: str) -> Chat:
+        """The chat a conversation key names (the inverse of `conversation`): where a reminder goes.
+
+        A group's key ends with its member (group ids are negative); a forum topic comes before it.
+        """
+        _, chat, *rest = conversation.split(":")
+        chat_id = int(chat)
+        if chat_id < 0:
+            member = int(rest[-1]) if rest else None
+            topic = int(rest[0]) if len(rest) == 2 else None
+            return cls(chat_id, topic, True, member)
+        return cls(chat_id, int(rest[0]) if rest else None)
+
+    @classmethod
     def of(cls, message: MaybeInaccessibleMessage, sender: User | None = None) -> Chat:
         """The chat of a message and, in a group, its sender's exchange (a message older than 48 h has lost its topic)."""
         topic = message.message_thread_id if isinstance(message, Message) and message.is_topic_message else None

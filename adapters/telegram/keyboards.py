@@ -1,7 +1,8 @@
 """Inline keyboards and their callback data: what each button means, inside Telegram's 64 bytes.
 
 A button's meaning is a `Press`: a `Pick` from ``adapters.common`` (what the
-engine will read) or one of the /forget confirmation's two buttons.
+engine will read), one of the /forget confirmation's two buttons, or a reminder's
+(`ReminderCard`: its action, the reminder and the instant it was shown for).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Literal
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from adapters.common import Pick
-from engine import Ask
+from engine import Ask, ReminderAction, ReminderCard
 
 CALLBACK_LIMIT = 64
 """Telegram's limit for a button's callback data, in bytes."""
@@ -22,7 +23,8 @@ _LABEL_LIMIT = 40
 SKIP_LABEL = "Skip"
 
 ForgetKind = Literal["forget_yes", "forget_no"]
-PressKind = Pick | ForgetKind
+ReminderKind = Literal["rem_confirm", "rem_cancel", "rem_done", "rem_snooze", "rem_delete"]
+PressKind = Pick | ForgetKind | ReminderKind
 _CODES: dict[PressKind, str] = {
     "choice": "a",
     "skip": "s",
@@ -31,6 +33,11 @@ _CODES: dict[PressKind, str] = {
     "cancel": "c",
     "forget_yes": "f:y",
     "forget_no": "f:n",
+    "rem_confirm": "m:c",
+    "rem_cancel": "m:x",
+    "rem_done": "m:d",
+    "rem_snooze": "m:s",
+    "rem_delete": "m:r",
 }
 _KINDS = {code: kind for kind, code in _CODES.items()}
 _ID = re.compile(r"[0-9A-Za-z_-]{1,56}\Z")
@@ -42,7 +49,8 @@ class Press:
 
     The scheme is ``<code>:<interrupt id>[:<choice>][:<owner>]`` (``a`` choice,
     ``s`` skip, ``p``/``r``/``c`` approve/revise/cancel) and ``f:y:<owner>`` /
-    ``f:n:<owner>`` for the /forget confirmation: 32 hex characters of
+    ``f:n:<owner>`` for the /forget confirmation, ``m:<action>:<reminder>-<epoch>:<owner>``
+    for a reminder's buttons (``interrupt_id`` carries ``<reminder>-<epoch>``): 32 hex characters of
     interrupt id leave room for a choice index and a 16-digit user id inside
     the 64-byte limit.
     """
@@ -52,6 +60,15 @@ class Press:
     index: int = -1
     owner: int | None = None
     """The only Telegram user who may press it; ``None`` = anyone in the chat."""
+
+    @property
+    def reminder(self) -> tuple[ReminderAction, str] | None:
+        """A reminder button's action and the ``reminders`` control's argument (``snooze 3 1764129600``)."""
+        if not self.kind.startswith("rem_"):
+            return None
+        rid, _, epoch = self.interrupt_id.partition("-")
+        action: ReminderAction = self.kind.removeprefix("rem_")  # type: ignore[assignment]
+        return action, f"{action} {rid} {epoch}"
 
     def data(self) -> str:
         """Encode as callback data; the owner is dropped if it would not fit."""
@@ -74,9 +91,9 @@ class Press:
         if not data or len(data.encode()) > CALLBACK_LIMIT:
             return None
         head, _, rest = data.partition(":")
-        if head == "f":
+        if head in ("f", "m"):
             sub, _, rest = rest.partition(":")
-            head = f"f:{sub}"
+            head = f"{head}:{sub}"
         kind = _KINDS.get(head)
         if kind is None:
             return None
@@ -143,6 +160,19 @@ def forget_keyboard(owner: int) -> InlineKeyboardMarkup:
             [
                 InlineKeyboardButton("Yes, delete everything", callback_data=Press("forget_yes", owner=owner).data()),
                 InlineKeyboardButton("No, keep it", callback_data=Press("forget_no", owner=owner).data()),
+            ]
+        ]
+    )
+
+
+def reminder_keyboard(card: ReminderCard, owner: int | None) -> InlineKeyboardMarkup:
+    """A reminder's buttons in one row, each its action on this reminder at this instant."""
+    iid = f"{card.reminder_id}-{int(card.at.timestamp())}"
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(label, callback_data=Press(f"rem_{action}", iid, owner=owner).data())  # type: ignore[arg-type]
+                for action, label in zip(card.actions, card.labels, strict=True)
             ]
         ]
     )

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import cast
 
 from telegram import Bot, CallbackQuery, ForceReply
 from telegram import Message as TgMessage
 
-from adapters.common import REVISE_PROMPT, Recent, decide, decide_plan
+from adapters.common import REVISE_PROMPT, Pick, Recent, decide, decide_plan
 from adapters.telegram import texts
 from adapters.telegram.chat import Chat
 from adapters.telegram.keyboards import Press
@@ -118,10 +119,15 @@ class Presses:
         if kind == "forget_yes" or kind == "forget_no":
             await self._forget(bot, chat, query, press, answered)
             return
+        if kind.startswith("rem_"):
+            assert press.reminder is not None
+            await self._reminder(bot, chat, query, press.reminder[1], answered)
+            return
+        pick = cast(Pick, kind)  # the rest of the press kinds: a choice, Skip, Approve / Revise / Cancel
         user = f"tg:{query.from_user.id}"
         pending = await self._turns.pending(chat, user)
         current = pending if pending is not None and pending.interrupt_id == press.interrupt_id else None
-        decision = decide(kind, current, index=press.index)
+        decision = decide(pick, current, index=press.index)
         if current is None or (current.asked_by and current.asked_by != user):
             probe = Resume(
                 conversation=chat.conversation,
@@ -178,6 +184,17 @@ class Presses:
             forget = Control(conversation=chat.conversation, user=user, action="forget", message_id=press_id(query))
             await self._turns.run(bot, chat, forget)
 
+    async def _reminder(self, bot: Bot, chat: Chat, query: CallbackQuery, argument: str, answered: bool) -> None:
+        """A reminder's button: its keyboard goes, and the engine acts (once per press; a stale one says so)."""
+        if not answered:
+            await answer_query(query)
+        await self._mark(bot, chat, query, _pressed_label(query))
+        user = f"tg:{query.from_user.id}"
+        turn = Control(
+            conversation=chat.conversation, user=user, action="reminders", argument=argument, message_id=press_id(query)
+        )
+        await self._turns.run(bot, chat, turn)
+
     async def _refuse(self, bot: Bot, chat: Chat, query: CallbackQuery, reason: str, answered: bool) -> None:
         if query.message is not None:  # let the right person press it after all
             self._claimed.discard((query.message.chat.id, query.message.message_id))
@@ -195,3 +212,14 @@ class Presses:
         # After a restart the sent HTML is gone: rebuild it from the message's entities.
         original = prompt.html if prompt is not None else (message.text_html if message.text else "")
         await edit_html(bot, message.chat_id, message.message_id, decided(original, decision))
+
+
+def _pressed_label(query: CallbackQuery) -> str:
+    """The label of the button that was pressed, as the message showed it."""
+    message = query.message
+    markup = message.reply_markup if isinstance(message, TgMessage) else None
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            if button.callback_data == query.data:
+                return button.text
+    return "✓"

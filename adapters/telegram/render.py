@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardMarkup
 
 from adapters.common.notes import entry_dates, notes_for, record_lines
-from adapters.telegram.keyboards import approval_keyboard, ask_keyboard
-from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome
+from adapters.telegram.keyboards import approval_keyboard, ask_keyboard, reminder_keyboard
+from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome, ReminderCard
 
 CAPTION_LIMIT = 1024
 """Telegram's limit for a document's or a photo's caption, in characters (UTF-16 units, as it counts)."""
@@ -64,6 +64,8 @@ def render(outcome: Outcome, owner: int | None = None) -> Rendered | None:
         return Rendered(f"⚠️ {esc(outcome.text)}")
     if isinstance(outcome, Notice):
         return Rendered(esc(outcome.text))
+    if isinstance(outcome, ReminderCard):
+        return Rendered(esc(outcome.text), reminder_keyboard(outcome, owner) if outcome.actions else None)
     return None
 
 

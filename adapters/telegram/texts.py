@@ -17,6 +17,8 @@ COMMANDS: list[tuple[str, str]] = [
     ("chart", "A progress chart: /chart bench 6 months"),
     ("summary", "Last week's summary; /summary weekly on for every week"),
     ("quiet", "No nudges about unlogged planned sessions"),
+    ("remind", "A reminder: /remind in 10m stretch"),
+    ("reminders", "Your reminders, with Done / Snooze / Delete"),
     ("timezone", "Set your time zone: /timezone Asia/Seoul"),
     ("export", "Download your entries as a CSV file"),
     ("forget", "Delete all your entries and this conversation"),
@@ -42,7 +44,9 @@ In a group, mention me or reply to me; everyone's entries stay their own.
 /chart <i>lift or measure</i> [<i>period</i>] — a progress chart: /chart bench, /chart volume 3 months, /chart running, /chart bodyweight, /chart days
 /summary — last week's summary; /summary weekly on [<i>day</i>] [<i>hour</i>] every week (Monday 08:00), /summary weekly off
 /quiet — no nudges about unlogged planned sessions (/quiet off, /quiet behind: only when behind the plan)
-/timezone <i>Area/City</i> — your time zone, so “yesterday” means yours
+/remind <i>when what</i> — a reminder: /remind in 10m stretch, /remind at 18:30 gym, /remind every Monday 7:00 leg day
+/reminders — your reminders, with Done / Snooze 1h / Delete
+/timezone <i>Area/City</i> — your time zone, so “yesterday” and reminders mean yours
 /export — your entries as a CSV file
 /forget — delete all your entries and this conversation"""
 
@@ -91,6 +95,7 @@ def usage(command: str) -> str:
         "ask": "/ask is my bench better than last week?",
         "timezone": "/timezone Asia/Seoul",
         "next": "/next bench",
+        "remind": "/remind in 10m stretch",
     }
     return f"Usage: <code>{examples[command]}</code>"
 

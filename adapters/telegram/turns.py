@@ -29,7 +29,7 @@ from adapters.telegram.progress import Working
 from adapters.telegram.render import CAPTION_LIMIT, decided, esc, render
 from adapters.telegram.send import edit_html, kept, send_html
 from adapters.telegram.splitting import split_html, utf16_len
-from engine import ApprovalRequest, Ask, Chart, Closed, Document, Handler, Outcome, Turn
+from engine import ApprovalRequest, Ask, Chart, Closed, Document, Handler, Outcome, ReminderCard, Turn
 
 log = structlog.get_logger("adapters.telegram")
 
@@ -137,7 +137,7 @@ class Turns:
                 await self._chart(bot, chat, outcome, reply_to)
                 reply_to = None
                 continue
-            owner = owner_id(outcome.asked_by) if isinstance(outcome, (Ask, ApprovalRequest)) else None
+            owner = owner_id(outcome.asked_by) if isinstance(outcome, (Ask, ApprovalRequest, ReminderCard)) else None
             rendered = render(outcome, owner)
             if rendered is None:
                 continue

@@ -37,6 +37,8 @@ from engine.outcomes import Answer, Chart, Closed, Document, Failure, Notice, Ou
 from engine.query.questions import read_question
 from engine.query.render import language_of
 from engine.query.targets import target_lifts, target_text
+from engine.reminders.commands import ReminderCommands
+from engine.reminders.store import ReminderStore
 from engine.runtime.locks import UserGate
 from engine.store.db import Database
 from engine.store.entries import EntryStore
@@ -67,8 +69,10 @@ class Controls:
         db: Database,
         selector: DomainSelector,
         charts: Path | None = None,
+        reminders: ReminderStore | None = None,
     ) -> None:
-        """``charts``: where /chart writes its PNGs (``DATA_DIR/charts``); None: a temporary folder's."""
+        """``charts``: where /chart writes its PNGs (``DATA_DIR/charts``); None: a temporary folder's.
+        ``reminders``: the store the scheduler watches (None: one of its own, for tests without a scheduler)."""
         self._runner = runner
         self._selector = selector
         self._inbox = runner.inbox
@@ -78,6 +82,7 @@ class Controls:
         self._users = users
         self._db = db
         self._charts = charts if charts is not None else Path(tempfile.gettempdir()) / "almanac-charts"
+        self._reminders = ReminderCommands(reminders or ReminderStore(db), runner.timezone)
         self.backlog = Backlog(runner, self.run)
         """Turns held, cut off, failed or delivered twice; runs a recorded command through `run`."""
 
@@ -123,6 +128,8 @@ class Controls:
             return await next_session(
                 HistoryStore(self._db, self._selector.registry), self._selector, self._patches, turn
             )
+        if action in ("remind", "reminders"):
+            return await self._reminders.run(turn)
         if action == "chart":
             today = today_in(await self._runner.timezone(turn.user), turn.at)
             reads = ChartReads(self._db, self._selector.registry)
@@ -220,6 +227,7 @@ class Controls:
             await self._patches.forget_user(user)
             await self._conversations.forget_user(user)
             await SummaryPrefs(self._db).forget_user(user)
+            await self._reminders.store.forget_user(user)
         return removed
 
 

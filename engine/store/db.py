@@ -21,7 +21,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from engine.store import announced, derived, summary_prefs
+from engine.store import announced, derived, reminder_tables, summary_prefs
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -193,6 +193,7 @@ class Database:
             await derived.migrate(conn)  # whole-history tables (engine/store/derived.py)
             await conn.executescript(announced.SCHEMA)  # records said when logging (engine/store/records.py)
             await conn.executescript(summary_prefs.SCHEMA)  # weekly summaries and nudges (engine/summary)
+            await conn.executescript(reminder_tables.SCHEMA)  # reminders and their sends (engine/reminders/store.py)
             await conn.commit()
         except sqlite3.OperationalError as exc:
             raise DataDirError(f"cannot write the database {path}: {exc}") from None

@@ -21,7 +21,7 @@ Slack's 3 seconds; in a process of their own they take neither.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 import structlog
 from pydantic import ValidationError
@@ -30,6 +30,7 @@ from adapters.common import Budget, ChatQueues, ReplyNotShown
 from adapters.slack import texts
 from adapters.slack.api import SlackApi
 from adapters.slack.link import LinkClosed
+from adapters.slack.place import Place
 from adapters.slack.protocol import ACCEPTED, Handed, Post, Slash
 from adapters.slack.render import plain
 from adapters.slack.send import Outbox
@@ -37,7 +38,7 @@ from adapters.slack.store import SlackStore
 from adapters.slack.worker.presses import Presses
 from adapters.slack.worker.requests import Requests
 from adapters.slack.worker.turns import Turns
-from engine import Handler
+from engine import Handler, Outcome, ReminderCard, Reminding
 
 log = structlog.get_logger("adapters.slack")
 
@@ -85,6 +86,7 @@ class SlackAdapter:
         self.requests = Requests(self.turns, store, self.outbox, self.queues, handled)
         self.presses = Presses(self.turns, store, self.outbox)
         self._settled = settled
+        self._reminding: asyncio.Task[None] | None = None
 
     def request(self, queue: str, intake: int, spec: Post | Slash) -> None:
         """A recorded post or slash command: queue it behind its conversation's earlier work."""
@@ -97,6 +99,29 @@ class SlackAdapter:
             await self.presses.run(spec)
 
         self.queues.submit(spec.place.conversation, job, spec)
+
+    def start_reminders(self) -> None:
+        """Post the engine's reminders (``chat.postMessage``) into the DM or thread they were made in, as they
+        fall due (an engine without reminders: nothing)."""
+        engine = self.turns.engine
+        if not isinstance(engine, Reminding) or self._reminding is not None:
+            return
+
+        async def push(conversation: str, outcomes: Sequence[Outcome]) -> None:
+            owner = next((o.asked_by for o in outcomes if isinstance(o, ReminderCard)), "")
+            place = Place.of_conversation(conversation, owner.rsplit(":", 1)[-1])
+            if place is None:
+                raise ValueError(f"no Slack place for {conversation}")
+            # Outside the conversation's queue: a reminder answers no turn. A failed post raises: tried again.
+            await self.turns.deliver(place, list(outcomes))
+
+        self._reminding = asyncio.create_task(engine.deliver_reminders("slack", push), name="slack.reminders")
+
+    async def stop_reminders(self) -> None:
+        if self._reminding is not None:
+            self._reminding.cancel()
+            await asyncio.gather(self._reminding, return_exceptions=True)
+            self._reminding = None
 
     async def recover(self) -> int:
         """Queue again the requests a crash interrupted (acknowledged, not yet handled); how many."""

@@ -193,6 +193,8 @@ async def running(
         # through the gateway), then close its input.
         stack.push_async_callback(_drain, adapter, link)
         stack.push_async_callback(_stop_receiving, link)
+        adapter.start_reminders()  # those a crash left claimed go first
+        stack.push_async_callback(adapter.stop_reminders)
         log.info(
             "slack.started", mode="http" if http is not None else "socket", port=listening.port, gateway=process.pid
         )

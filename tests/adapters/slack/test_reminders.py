@@ -1,0 +1,40 @@
+"""Reminders in Slack, end to end: ``/almanac remind`` in a DM, its typed confirmation (answered privately,
+as every command is), and the reminder posted into the DM with ``chat.postMessage`` when it falls due (the
+scheduler on a fake clock)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+from engine.reminders.scheduler import Scheduler
+from tests.conftest import OpenEngine
+from tests.engine.reminders.helpers import Clock
+from tests.fakes.slack_api import FakeSlack
+from tests.helpers.slack import DM, running
+
+
+async def test_remind_in_a_dm_is_posted_there_once_when_due(
+    sqlite_engine: OpenEngine, slack: FakeSlack, tmp_path: Path
+) -> None:
+    async with sqlite_engine() as engine:
+        clock = Clock(datetime.now(timezone.utc))
+        engine.scheduler = Scheduler(engine.reminders, now=clock)
+        async with running(slack, engine, tmp_path / "data") as ws:
+            await ws.slash("remind in 1m stretch", channel=DM)
+            proposal = ws.ephemeral_texts()[-1]  # a command's answer is the person's own
+            assert "Remind you “stretch”" in proposal
+            confirm = re.search(r"/almanac (reminders confirm \d+ \d+)", proposal)
+            assert confirm is not None, proposal
+            await ws.slash(confirm.group(1), channel=DM)
+            assert "Reminder set: “stretch”" in ws.ephemeral_texts()[-1]
+            before = len(slack.messages(DM))
+            clock.advance(seconds=61)
+            await asyncio.sleep(0)
+            await engine.scheduler.tick()
+            await engine.scheduler.tick()
+            due = slack.messages(DM)[before:]
+            assert len(due) == 1 and due[0].shown().startswith("⏰ stretch")
+            assert "/almanac reminders done" in due[0].shown()
