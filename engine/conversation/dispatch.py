@@ -32,6 +32,7 @@ from engine.interrupts import closed_by, resume_value
 from engine.language.dates import today_in
 from engine.language.text import clean
 from engine.outcomes import Outcome
+from engine.reminders.request import is_reminder_request
 from engine.runtime import repeats
 from engine.store.entries import EntryStore
 from engine.store.inbox import Arrival, InboxItem, InboxStatus
@@ -97,6 +98,18 @@ class Dispatch:
             return [refused], arrival.held
         # What waited runs before what is new.
         held = await self._backlog.run_held(turn.conversation) if arrival.held else []
+        if is_reminder_request(text):
+            # "Remind me to stretch at 9pm", "매일 아침 7시에 운동 알려줘": the /remind command in words, read in
+            # code (no model, never a log). It leaves an open question or plan as it was.
+            remind = Control(
+                conversation=turn.conversation,
+                user=turn.user,
+                action="remind",
+                argument=text,
+                at=turn.at,
+                message_id=turn.message_id,
+            )
+            return held + await self._controls.run(remind), arrival.held
         thread, tz = arrival.thread, arrival.timezone or self._runner.default_timezone
         pending = await self._runner.paused_on(thread)
         verdict = check_message(turn, text, pending, self._reader(turn, tz)) if pending is not None else None

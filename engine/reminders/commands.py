@@ -22,9 +22,7 @@ from datetime import datetime, timedelta, timezone
 from engine.outcomes import Notice, Outcome, ReminderAction, ReminderCard
 from engine.query.render import language_of
 from engine.reminders import texts
-
-# The one import of the stand-in reading of "when": switch it to engine.reminders.when once that lands.
-from engine.reminders._interim_when import read_reminder
+from engine.reminders.request import ReminderRequest, read_remind_args, read_reminder
 from engine.reminders.store import Reminder, ReminderStore, Status, due_after
 from engine.turns import Control
 
@@ -67,12 +65,18 @@ class ReminderCommands:
         return await self.listing(turn)
 
     async def remind(self, turn: Control) -> list[Outcome]:
-        """Read ``<when> <what>`` and ask for a yes; nothing fires until then."""
+        """Read ``<when> <what>`` (``/remind in 10m stretch``) or a plain request ("remind me to stretch at
+        9pm", "매일 아침 7시에 운동 알려줘", handed over as the argument) and ask for a yes; nothing fires
+        until then."""
         tz = await self._timezone_of(turn.user)
-        request = read_reminder(turn.argument, turn.at, tz)
-        language = texts.lang(language_of(turn.argument))
+        request: ReminderRequest | None = read_reminder(turn.argument, turn.at, tz)
         if request is None:
+            request = read_remind_args(turn.argument, turn.at, tz)
+        language = texts.lang(language_of(turn.argument))
+        if request.schedule is None:
             return [Notice(text=texts.unreadable(language), code="unreadable")]
+        if not request.what.strip():
+            return [Notice(text=texts.no_what(language), code="unreadable")]
         language = texts.lang(language_of(request.what))
         due = due_after(request.schedule, turn.at)
         if due is None:

@@ -52,16 +52,8 @@ def _platform_filter(platforms: Sequence[str]) -> str:
 
 
 def due_after(schedule: Schedule, after: datetime) -> datetime | None:
-    """`next_due`, and for a repeating schedule whose next time is a week on, that time.
-
-    ``next_due`` on main looks eight days from the day before ``after``, so a weekly reminder asked after
-    its own time that day finds nothing (``every Monday 7:00`` after Monday 07:00 gives None). None there
-    means nothing until that window's end, so looking again a day later finds the next one and skips none.
-    """
-    found = next_due(schedule, after)
-    if found is None and schedule.repeat != "once":
-        found = next_due(schedule, after + timedelta(days=1))
-    return found
+    """The reminder's next time after ``after``: `next_due`, the one reading (None: a once that passed)."""
+    return next_due(schedule, after)
 
 
 def latest_due(schedule: Schedule, due: datetime, now: datetime) -> datetime:

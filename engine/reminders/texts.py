@@ -137,5 +137,12 @@ def unreadable(language: Lang) -> str:
     )
 
 
+def no_what(language: Lang) -> str:
+    """A time but nothing to remind of ("remind me at 9pm")."""
+    if language == "ko":
+        return "무엇을 알려 드릴까요? 예: /remind at 21:00 스트레칭, “저녁 9시에 스트레칭하라고 알려줘”"
+    return "What should I remind you of? Try /remind at 21:00 stretch, or “remind me to stretch at 9pm”."
+
+
 def passed(language: Lang) -> str:
     return "그 시간은 이미 지났어요." if language == "ko" else "That time has already passed."
