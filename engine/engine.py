@@ -42,6 +42,7 @@ from engine.store.db import check_writable
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Deliveries, Inbox
 from engine.store.patches import PatchStore
+from engine.summary.chores import Chores
 from engine.turns import Turn
 
 __all__ = ["Engine", "outcomes_json"]
@@ -71,8 +72,17 @@ class Engine(Intake):
         """Lets /forget wait for the person's running turns (see `UserGate`)."""
         self._runner = Runner(self.graph, self.checkpointer, self.inbox, self.conversations, config.default_timezone)
         self.reminders = ReminderStore(db)
-        self.scheduler = Scheduler(self.reminders, grace=config.reminder_grace)
-        """Sends due reminders through the adapters' pushes (`deliver_reminders`)."""
+        registry = self.selector.registry
+        chores = Chores(
+            db,
+            registry,
+            charts_dir(config.data_dir),
+            config.default_timezone,
+            spellings=lambda: self.selector.build_active_context(registry.names).vocabulary_map,
+        )
+        self.scheduler = Scheduler(self.reminders, grace=config.reminder_grace, claims=chores)
+        """Sends due reminders, weekly summaries, nudges and planned days through the adapters' pushes
+        (`deliver_reminders`)."""
         self._scheduling = asyncio.Lock()
         controls = Controls(
             self._runner,

@@ -38,6 +38,7 @@ from engine.query.questions import read_question
 from engine.query.render import language_of
 from engine.query.targets import target_lifts, target_text
 from engine.reminders.commands import ReminderCommands
+from engine.reminders.outbox import Outbox
 from engine.reminders.store import ReminderStore
 from engine.runtime.locks import UserGate
 from engine.store.db import Database
@@ -227,6 +228,7 @@ class Controls:
             await self._patches.forget_user(user)
             await self._conversations.forget_user(user)
             await SummaryPrefs(self._db).forget_user(user)
+            await Outbox(self._db).forget_user(user)
             await self._reminders.store.forget_user(user)
         return removed
 

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from typing import Protocol
 
 import structlog
 
 from engine.boundary import Push
 from engine.reminders import texts
 from engine.reminders.commands import card
+from engine.reminders.outbox import Outbox, Pending
 from engine.reminders.store import Occurrence, ReminderStore
 
 log = structlog.get_logger("engine.reminders")
@@ -33,6 +35,14 @@ def _utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+class Claims(Protocol):
+    """What else is due besides reminders (`engine.summary.chores.Chores`): claimed into its outbox."""
+
+    outbox: Outbox
+
+    async def claim(self, now: datetime, platforms: Sequence[str]) -> int: ...
+
+
 @dataclass
 class Tick:
     """What one pass did."""
@@ -41,6 +51,9 @@ class Tick:
     missed: list[Occurrence] = field(default_factory=list)
     failed: list[Occurrence] = field(default_factory=list)
     """Pushes that raised: left claimed, tried again at the next pass."""
+    others: list[Pending] = field(default_factory=list)
+    """Summaries, nudges and planned days sent from the outbox."""
+    others_failed: int = 0
 
 
 class Scheduler:
@@ -54,6 +67,7 @@ class Scheduler:
         max_sleep: the longest sleep between passes, in seconds.
         retry_after: the sleep after a push failed, in seconds.
         finish_s: how long a pass may go on once the scheduler is stopped, in seconds.
+        claims: what else is due (weekly summaries, nudges, planned days), sent through the same pushes.
     """
 
     def __init__(
@@ -66,6 +80,7 @@ class Scheduler:
         max_sleep: float = 60.0,
         retry_after: float = 10.0,
         finish_s: float = 20.0,
+        claims: Claims | None = None,
     ) -> None:
         self._store = store
         self._grace = grace
@@ -74,6 +89,7 @@ class Scheduler:
         self._max_sleep = max_sleep
         self._retry_after = retry_after
         self._finish_s = finish_s
+        self._claims = claims
         self._pushes: dict[str, Push] = {}
         self._passing = asyncio.Lock()
         """One pass at a time: a claimed occurrence is pushed by one pass only (a test's `tick` beside the loop)."""
@@ -113,7 +129,29 @@ class Scheduler:
                 log.info("reminder.sent", reminder=occurrence.reminder_id, due=occurrence.due.isoformat(), late=late)
             else:
                 done.failed.append(occurrence)
+        if self._claims is not None:
+            await self._others(self._claims, platforms, done)
         return done
+
+    async def _others(self, claims: Claims, platforms: list[str], done: Tick) -> None:
+        """Claim what else is due, then push every claimed outbox message (the same rules as reminders)."""
+        await claims.claim(self._now(), platforms)
+        for pending in await claims.outbox.pending(platforms):
+            now = self._now()
+            if now - pending.due_at > self._grace:
+                await claims.outbox.mark(pending, "missed", now)
+                log.info("outbox.missed", key=pending.key)
+                continue
+            push = self._pushes[pending.conversation.split(":", 1)[0]]
+            try:
+                await push(pending.conversation, pending.outcomes)
+            except Exception as exc:  # noqa: BLE001 - any platform error: not sent, tried again
+                log.warning("outbox.push_failed", key=pending.key, error=str(exc))
+                done.others_failed += 1
+                continue
+            await claims.outbox.mark(pending, "sent", self._now())
+            done.others.append(pending)
+            log.info("outbox.sent", key=pending.key)
 
     async def _push(self, occurrence: Occurrence, *, late: bool) -> bool:
         reminder = await self._store.get(occurrence.reminder_id)
@@ -132,7 +170,7 @@ class Scheduler:
 
     async def sleep_for(self, result: Tick) -> float:
         """Seconds until the next pass: the earliest due time, sooner after a failed push, never over `max_sleep`."""
-        if result.failed:
+        if result.failed or result.others_failed:
             return min(self._retry_after, self._max_sleep)
         earliest = await self._store.earliest(list(self._pushes)) if self._pushes else None
         if earliest is None:

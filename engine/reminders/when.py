@@ -4,10 +4,10 @@ One reading, decided here (``now`` is the moment the words are said; every time 
 in the person's zone ``tz``; "ahead" means strictly after ``now``):
 
 * **A span from now** ("in 10m", "in 1h30m", "in 2 hours", "10 minutes from now", "10분 뒤", "1시간
-  30분 후", "한 시간 반 뒤") is a once reminder at ``now`` + the span, to the minute, seconds rounded
-  up (09:00:20 + 10m is 09:11). Spans up to 366 days. On a fall-back night an instant in the repeated
+  30분 후", "한 시간 반 뒤") is a once reminder at ``now`` + the span, to the second (a fraction
+  rounded up: 09:00:20.5 + 10m is 09:10:21), so "in 1m" is one minute, not up to two. Spans up to 366 days. On a fall-back night an instant in the repeated
   hour's second pass (01:30 EST) cannot be named by a :class:`Schedule`, which means the first pass;
-  it is due at the first minute after it that a schedule can name (02:00 EST): late, never lost.
+  it is due at the first time after it that a schedule can name (02:00 EST): late, never lost.
 * **A time with no day** ("9pm", "at 18:30", "6시 반") is today if still ahead, else tomorrow.
 * **An hour with no am/pm and no period word** (1-12: "at 7", "6:30", "7시"):
   - with no day, or "today" / "오늘": the next of h:00 and (h+12):00 still ahead ("at 7" said at
@@ -118,19 +118,19 @@ def _days(said: Said, today: date) -> list[date]:
 
 
 def _after(span: timedelta, now: datetime, tz: str) -> Schedule | None:
-    """A once schedule ``span`` from ``now``, to the minute, rounded up (see the module docstring)."""
+    """A once schedule ``span`` from ``now``, to the second, rounded up (see the module docstring)."""
     if span <= timedelta(0) or span > _LONGEST:
         return None
     # In UTC: an aware datetime plus a timedelta is wall-clock arithmetic in its own zone, which would
     # make "in 24 hours" across a fall-back night 25 hours.
     due = now.astimezone(timezone.utc) + span
-    if due.second or due.microsecond:
-        due = due.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    if due.microsecond:
+        due = due.replace(microsecond=0) + timedelta(seconds=1)
     zone = ZoneInfo(tz)
     # The loop runs more than once only in the second pass of a repeated hour (at most ~60 minutes).
     for _ in range(24 * 60):
         local = due.astimezone(zone)
-        at = time(local.hour, local.minute)
+        at = time(local.hour, local.minute, local.second)
         if instant(local.date(), at, tz) >= due:
             return Schedule(repeat="once", at=at, tz=tz, on=local.date())
         due += timedelta(minutes=1)

@@ -30,4 +30,19 @@ CREATE TABLE IF NOT EXISTS reminder_sends (
 CREATE INDEX IF NOT EXISTS reminder_sends_claimed ON reminder_sends (due) WHERE status = 'claimed';
 CREATE INDEX IF NOT EXISTS reminder_sends_missed ON reminder_sends (user_key) WHERE status = 'missed' AND shown = 0;
 CREATE INDEX IF NOT EXISTS reminder_sends_user ON reminder_sends (user_key);
+-- Messages sent first other than reminders (engine/reminders/outbox.py): summaries, nudges, planned days.
+
+CREATE TABLE IF NOT EXISTS outbox (
+    id           INTEGER PRIMARY KEY,
+    key          TEXT NOT NULL UNIQUE,   -- the occasion: summary:<user>:<week>, nudge:…, planned:<user>:<day>
+    user_key     TEXT NOT NULL,
+    conversation TEXT NOT NULL,
+    platform     TEXT NOT NULL,          -- the conversation key's prefix (tg, slack, console)
+    outcomes     TEXT NOT NULL,          -- JSON list of engine.outcomes.Outcome
+    due_at       TEXT NOT NULL,          -- UTC stamp: when it was due (the grace is counted from it)
+    status       TEXT NOT NULL,          -- claimed | sent | missed
+    sent_at      TEXT
+);
+CREATE INDEX IF NOT EXISTS outbox_claimed ON outbox (platform, due_at) WHERE status = 'claimed';
+CREATE INDEX IF NOT EXISTS outbox_user ON outbox (user_key);
 """

@@ -151,3 +151,11 @@ def behind_nudge(done: int, planned: int, lang: Language) -> str:
     if lang == "ko":
         return f"이번 주는 지금까지 계획 {planned}회 중 {done}회 기록했어요."
     return f"So far this week: {done} sessions logged of {planned} planned."
+
+
+def planned_today(summaries: Sequence[str], on: date, lang: Language) -> str:
+    """The morning of a planned day: what the approved plan holds for today."""
+    listed = ", ".join(s for s in summaries if s) or ("계획한 세션" if lang == "ko" else "a planned session")
+    if lang == "ko":
+        return f"📅 오늘({day(on, lang)}) 계획: {listed}. 하고 나면 기록해 주세요."
+    return f"📅 Planned for today ({on.isoformat()}): {listed}. Log it when it's done."

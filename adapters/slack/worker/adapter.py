@@ -108,8 +108,11 @@ class SlackAdapter:
             return
 
         async def push(conversation: str, outcomes: Sequence[Outcome]) -> None:
-            owner = next((o.asked_by for o in outcomes if isinstance(o, ReminderCard)), "")
-            place = Place.of_conversation(conversation, owner.rsplit(":", 1)[-1])
+            owner = next((o.asked_by for o in outcomes if isinstance(o, ReminderCard)), "").rsplit(":", 1)[-1]
+            if not owner:  # a summary or a nudge: a channel's key names its member, a DM's needs none
+                parts = conversation.split(":")
+                owner = parts[4] if len(parts) == 5 else ""
+            place = Place.of_conversation(conversation, owner)
             if place is None:
                 raise ValueError(f"no Slack place for {conversation}")
             # Outside the conversation's queue: a reminder answers no turn. A failed post raises: tried again.

@@ -46,14 +46,14 @@ def weekly(days: tuple[int, ...], at: str, due: str) -> Want:
 
 
 def utc(text: str) -> datetime:
-    return datetime.strptime(f"2026-{text}", "%Y-%m-%d %H:%M").replace(tzinfo=timezone.utc)
+    shape = "%Y-%m-%d %H:%M:%S" if text.count(":") == 2 else "%Y-%m-%d %H:%M"
+    return datetime.strptime(f"2026-{text}", shape).replace(tzinfo=timezone.utc)
 
 
 def check(words: str, now: datetime, tz: str, want: Want) -> None:
     got = read_when(words, now, tz)
-    h, m = map(int, want.at.split(":"))
     on = date.fromisoformat(f"2026-{want.on}") if want.on else None
-    expected = Schedule(repeat=want.repeat, at=time(h, m), tz=tz, on=on, days=want.days)
+    expected = Schedule(repeat=want.repeat, at=time.fromisoformat(want.at.zfill(5)), tz=tz, on=on, days=want.days)
     assert got == expected, words
     assert next_due(got, now) == utc(want.due), words
 
@@ -68,7 +68,7 @@ MORNING_TABLE: list[tuple[str, Want]] = [
     ("in an hour and a half", once("11-26", "10:30", "11-26 01:30")),
     ("in half an hour", once("11-26", "09:30", "11-26 00:30")),
     ("10 minutes from now", once("11-26", "09:10", "11-26 00:10")),
-    ("in 30 seconds", once("11-26", "09:01", "11-26 00:01")),
+    ("in 30 seconds", once("11-26", "09:00:30", "11-26 00:00:30")),
     ("in 2 days", once("11-28", "09:00", "11-28 00:00")),
     # Times with no day: today if still ahead, else tomorrow.
     ("at 18:30", once("11-26", "18:30", "11-26 09:30")),
@@ -255,9 +255,10 @@ def test_tonight_has_passed_late_in_the_evening() -> None:
     assert read_when("오늘 오후 3시", EVENING, SEOUL) is None
 
 
-def test_a_span_rounds_seconds_up_to_the_minute() -> None:
-    now = datetime(2026, 11, 26, 9, 0, 20, tzinfo=ZoneInfo(SEOUL))
-    assert read_when("in 10m", now, SEOUL) == Schedule(repeat="once", at=time(9, 11), tz=SEOUL, on=date(2026, 11, 26))
+def test_a_span_keeps_its_seconds_and_rounds_a_fraction_up() -> None:
+    now = datetime(2026, 11, 26, 9, 0, 20, 500000, tzinfo=ZoneInfo(SEOUL))
+    got = read_when("in 10m", now, SEOUL)
+    assert got == Schedule(repeat="once", at=time(9, 10, 21), tz=SEOUL, on=date(2026, 11, 26))
 
 
 def test_a_skipped_time_on_a_spring_forward_night_is_due_an_hour_on() -> None:

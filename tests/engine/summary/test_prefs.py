@@ -24,13 +24,13 @@ def utc(*args: int) -> datetime:
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
     opened = await Database.open(tmp_path / "a.db")
-    await opened.conn.execute("CREATE TABLE outbox (user_key TEXT, week TEXT)")
+    await opened.conn.execute("CREATE TABLE claimed_here (user_key TEXT, week TEXT)")
     yield opened
     await opened.close()
 
 
 async def _outbox(db: Database) -> list[tuple[str, str]]:
-    async with db.conn.execute("SELECT user_key, week FROM outbox") as cur:
+    async with db.conn.execute("SELECT user_key, week FROM claimed_here") as cur:
         return [(r[0], r[1]) for r in await cur.fetchall()]
 
 
@@ -46,7 +46,7 @@ async def test_monday_eight_in_new_york_keeps_its_hour_across_the_fall_back(db: 
     )  # fmt: skip
 
     async def record(conn: aiosqlite.Connection) -> None:
-        await conn.execute("INSERT INTO outbox VALUES (?, ?)", (found.user, found.week_start.isoformat()))
+        await conn.execute("INSERT INTO claimed_here VALUES (?, ?)", (found.user, found.week_start.isoformat()))
 
     assert await prefs.mark_sent(found, utc(2026, 11, 2, 13, 0, 5), also=record) is True
     assert await prefs.mark_sent(found, utc(2026, 11, 2, 13, 0, 6), also=record) is False
@@ -74,7 +74,7 @@ async def test_a_crash_inside_the_claim_leaves_it_due_and_unclaimed(db: Database
     assert due.week_start == date(2026, 11, 9) and due.language == "ko"
 
     async def crash(conn: aiosqlite.Connection) -> None:
-        await conn.execute("INSERT INTO outbox VALUES ('x', 'y')")
+        await conn.execute("INSERT INTO claimed_here VALUES ('x', 'y')")
         raise RuntimeError("killed between claim and record")
 
     with pytest.raises(RuntimeError):
