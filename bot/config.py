@@ -19,6 +19,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, Settin
 
 from bot import settings_checks as checks
 from engine import EngineConfig, KnowledgeConfig, LLMConfig
+from engine.config import ModelHost
 
 
 def _default_data_dir() -> Path:
@@ -61,6 +62,13 @@ class Settings(BaseSettings):
     ollama_seed: int = Field(default=42, ge=0, le=2**31 - 1)
     """Fits every runner's seed type."""
     ollama_max_concurrency: int = Field(default=8, ge=1, le=256)
+    ollama_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    """A pool of model servers, comma-separated URLs, each optionally ``#N`` (its cap): ``http://a:11434,http://b:11434#4``.
+    Empty or one URL: ``OLLAMA_HOST`` alone, as ever (one URL stands for it)."""
+    ollama_host_concurrency: int = Field(default=1, ge=1, le=256)
+    """In a pool, calls in flight per host without its own ``#N``."""
+    ollama_model_concurrency: int | None = Field(default=None, ge=1, le=256)
+    """In a pool, calls in flight per host and model; empty: only the host's cap."""
 
     default_timezone: str = "UTC"
     max_message_chars: int = Field(default=4000, ge=100, le=40_000)
@@ -116,7 +124,7 @@ class Settings(BaseSettings):
     slack_allowed_teams: Annotated[list[str], NoDecode] = Field(default_factory=list)
     """Workspace ids (``T…``) allowed, comma-separated; empty = any workspace the app is installed in."""
 
-    @field_validator("allowed_users", "slack_allowed_teams", mode="before")
+    @field_validator("allowed_users", "slack_allowed_teams", "ollama_hosts", mode="before")
     @classmethod
     def _comma_list(cls, v: object) -> object:
         return checks.comma_list(v)
@@ -143,6 +151,7 @@ class Settings(BaseSettings):
         "telegram_webhook_secret",
         "plate_increment_kg",
         "plate_increment_lb",
+        "ollama_model_concurrency",
         mode="before",
     )
     @classmethod
@@ -197,9 +206,21 @@ class Settings(BaseSettings):
         # Every key, also ones added later: see bot/settings_checks.py for what each must look like.
         return checks.check(info.field_name or "", v)
 
+    def model_hosts(self) -> tuple[ModelHost, ...]:
+        """``OLLAMA_HOSTS`` read into hosts (each URL's ``#N`` is its cap)."""
+        return tuple(checks.model_host(item) for item in self.ollama_hosts)
+
+    def embedding_host(self) -> str:
+        """Where Ollama embeddings go: ``OLLAMA_HOST`` when set, else the pool's first host."""
+        hosts = self.model_hosts()
+        if hosts and "ollama_host" not in self.model_fields_set:
+            return hosts[0].url
+        return self.ollama_host
+
     def secrets(self) -> list[str]:
         """Secret values, so that logging can mask them wherever they appear (URL passwords included)."""
-        passwords = [urlsplit(url).password for url in (self.ollama_host, self.chroma_host or "")]
+        urls = (self.ollama_host, self.chroma_host or "", *self.ollama_hosts)
+        passwords = [urlsplit(url).password for url in urls]
         return [p for p in passwords if p] + [
             s.get_secret_value()
             for s in (
@@ -225,7 +246,7 @@ class Settings(BaseSettings):
             chroma_port=self.chroma_port,
             embedding_backend=self.embedding_backend,
             embedding_model=self.embedding_model,
-            ollama_host=self.ollama_host,
+            ollama_host=self.embedding_host(),
             ollama_timeout_s=self.ollama_timeout_s,
             top_k=self.knowledge_top_k,
             expansion_enabled=self.context_expansion_enabled,
@@ -249,17 +270,26 @@ class Settings(BaseSettings):
                 if step is not None
             },
             knowledge=self.knowledge_config() if self.knowledge_enabled else None,
-            llm=LLMConfig(
-                host=self.ollama_host,
-                model=self.ollama_model,
-                agent_models=self.ollama_agent_models,
-                timeout_s=self.ollama_timeout_s,
-                num_ctx=self.ollama_num_ctx,
-                max_retries=self.ollama_max_retries,
-                temperature=self.ollama_temperature,
-                seed=self.ollama_seed,
-                max_concurrency=self.ollama_max_concurrency,
-            ),
+            llm=self._llm_config(),
+        )
+
+    def _llm_config(self) -> LLMConfig:
+        hosts = self.model_hosts()
+        # One host is the single-server path exactly: its `#N` is then the one cap there is.
+        concurrency = hosts[0].concurrency if len(hosts) == 1 and hosts[0].concurrency else self.ollama_max_concurrency
+        return LLMConfig(
+            host=hosts[0].url if hosts else self.ollama_host,
+            model=self.ollama_model,
+            agent_models=self.ollama_agent_models,
+            timeout_s=self.ollama_timeout_s,
+            num_ctx=self.ollama_num_ctx,
+            max_retries=self.ollama_max_retries,
+            temperature=self.ollama_temperature,
+            seed=self.ollama_seed,
+            max_concurrency=concurrency,
+            hosts=hosts if len(hosts) > 1 else (),
+            host_concurrency=self.ollama_host_concurrency,
+            model_concurrency=self.ollama_model_concurrency,
         )
 
 

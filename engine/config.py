@@ -9,6 +9,17 @@ from pydantic import BaseModel, ConfigDict, Field, PositiveFloat
 from engine.knowledge.config import KnowledgeConfig
 
 
+class ModelHost(BaseModel):
+    """One model server of a pool."""
+
+    model_config = ConfigDict(frozen=True)
+
+    url: str
+    """Its base URL, e.g. ``http://b:11434`` (credentials allowed; they are masked wherever shown)."""
+    concurrency: int | None = Field(default=None, ge=1, le=256)
+    """Calls in flight on it at once; None: ``LLMConfig.host_concurrency``."""
+
+
 class LLMConfig(BaseModel):
     """How to reach and drive the model."""
 
@@ -28,6 +39,13 @@ class LLMConfig(BaseModel):
     max_concurrency: int = 8
     """Model calls in flight at once; Ollama runs only a few in parallel, and a big
     connection pool costs more CPU than it saves."""
+    hosts: tuple[ModelHost, ...] = ()
+    """A pool of model servers (engine/agents/pool.py); fewer than two: ``host`` alone, exactly as without a pool."""
+    host_concurrency: int = Field(default=1, ge=1, le=256)
+    """In a pool, calls in flight per host unless the host says otherwise: a CPU host serves one at a time best."""
+    model_concurrency: int | None = Field(default=None, ge=1, le=256)
+    """In a pool, calls in flight per (host, model); None: only the host's cap. Some model architectures
+    answer one request at a time per model even where the host runs several models at once."""
 
     def model_for(self, agent: str) -> str:
         """The model an agent runs on."""

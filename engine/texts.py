@@ -307,6 +307,14 @@ def model_unreachable(host: str) -> str:
     )
 
 
+def model_pool_unreachable(hosts: list[str]) -> str:
+    return (
+        f"I can't reach the language model on any of its servers ({', '.join(hosts)}): each refused, "
+        "dropped the call or answered that its queue is full. Start Ollama there (`ollama serve`), "
+        "then send /retry — your message is kept."
+    )
+
+
 def model_missing(model: str) -> str:
     return (
         f"The model {model} is not installed in Ollama. Run `ollama pull {model}` "

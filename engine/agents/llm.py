@@ -18,6 +18,7 @@ import structlog
 from pydantic import BaseModel, ValidationError
 
 from engine import texts
+from engine.agents.pool import Pool
 from engine.config import LLMConfig
 from engine.errors import ModelFailed, ModelInvalid, ModelMissing, ModelTimeout, ModelUnreachable
 from engine.language.text import public_url
@@ -48,6 +49,8 @@ class LLM:
         self._client: ollama.AsyncClient | None = None
         self._slots: asyncio.Semaphore | None = None
         self._schemas: dict[type[BaseModel], dict[str, Any]] = {}
+        # With two hosts or more (OLLAMA_HOSTS) calls go through the pool; one host: the client above, as ever.
+        self._pool: Pool | None = None
 
     @property
     def config(self) -> LLMConfig:
@@ -129,6 +132,11 @@ class LLM:
 
     async def _chat(self, model: str, messages: list[dict[str, str]], schema: dict[str, Any]) -> str:
         cfg = self._config
+        if len(cfg.hosts) > 1:
+            if self._pool is None:
+                self._pool = Pool(cfg)
+            options = {"temperature": cfg.temperature, "seed": cfg.seed, "num_ctx": cfg.num_ctx}
+            return await self._pool.chat(model, messages, schema, options)
         client = self._get_client()
         assert self._slots is not None
         try:
@@ -152,8 +160,16 @@ class LLM:
             raise ModelUnreachable(texts.model_connection_failed(public_url(cfg.host), type(exc).__name__)) from None
         return response.message.content or ""
 
+    @property
+    def pool(self) -> Pool | None:
+        """The pool of model servers, once a call has used it."""
+        return self._pool
+
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""
+        if self._pool is not None:
+            await self._pool.aclose()
+            self._pool = None
         if self._client is not None:
             # ollama's AsyncClient keeps its httpx client as `_client`.
             inner = getattr(self._client, "_client", None)

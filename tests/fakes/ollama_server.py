@@ -398,8 +398,21 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _chat(self, body: dict[str, Any]) -> None:
         fake = self._srv.fake
+        fake._enter()
+        try:
+            self._answer_chat(body)
+        finally:
+            fake._leave()
+
+    def _answer_chat(self, body: dict[str, Any]) -> None:
+        fake = self._srv.fake
         title = _title_of(body)
         pending = fake._arrive("/api/chat", body, title)
+        refuse = fake.refuse
+        if refuse is not None:
+            # Before the model check and the delay: a full queue answers at once, as Ollama's does.
+            self._send_json(refuse.status, {"error": refuse.error})
+            return
         if not self._model_ok(body):
             return
         if not self._sleep(fake.delay_s):
@@ -635,6 +648,10 @@ class FakeOllama:
         self.ps_context = True  # False: /api/ps without context_length, as Ollama before mid-2025
         self.chat_stats: dict[str, int] = {}  # overrides of chat replies' token counts and durations (a slow machine)
         self._loaded: dict[str, int] = {}  # model -> context granted at its last load
+        # A pool of model servers (engine/agents/pool.py) is tested against several fakes:
+        self.refuse: Fail | None = None  # set: every chat gets this answer, e.g. Fail(503) as a full queue gives
+        self.in_flight = 0  # chats being answered now
+        self.max_in_flight = 0  # the most chats answered at once since the start (or `reset`)
 
     # -- lifecycle --------------------------------------------------------
 
@@ -765,6 +782,7 @@ class FakeOllama:
             self._requests.clear()
             self._unscripted.clear()
             self._errors.clear()
+            self.max_in_flight = self.in_flight
 
     def pending(self) -> dict[str, int]:
         """Return how many scripted replies are still queued, per title."""
@@ -832,6 +850,20 @@ class FakeOllama:
             if title is not None:
                 self._unscripted.append(title)
             return _Pending(found=False)
+
+    def _enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
+    def chat_count(self) -> int:
+        """How many chat requests arrived (answered or not)."""
+        with self._lock:
+            return sum(1 for r in self._requests if r.path == "/api/chat")
 
     def _has_model(self, name: str) -> bool:
         with self._lock:

@@ -1,0 +1,310 @@
+"""A pool of Ollama servers behind the one model client (``OLLAMA_HOSTS``).
+
+Rules, and why:
+
+* **Caps.** Each host takes at most its cap of calls at once (``#N`` on its URL, else
+  ``OLLAMA_HOST_CONCURRENCY``, default 1: a CPU host answers one call at a time fastest),
+  and at most ``OLLAMA_MODEL_CONCURRENCY`` of them for one model, when set.
+* **Least busy.** A call goes to the host with the smallest share of its cap in use;
+  ties go to the lower recent latency (10 ms buckets of a moving average), then round
+  robin, so equal hosts alternate and a clearly faster one is preferred.
+* **Waiting.** With every usable host at its cap the call waits for a slot, never
+  past its deadline (``OLLAMA_TIMEOUT_S`` from the call's start, which also bounds the
+  request itself): then it is ``model_timeout``.
+* **Down.** A connection error, a dropped connection or HTTP 503 (Ollama's "queue
+  full") backs the host off, exponentially with jitter (1 s, 2 s, 4 s … capped at
+  30 s), and the same request goes at once to each other host, once. Every host down:
+  ``model_unreachable`` naming them. A backed-off host is used again only after a
+  ``GET /api/tags`` probe, run as its own task once the back-off is over.
+* **Missing.** 404 "model not found" marks that (host, model) only, re-checked after
+  ``MISSING_RECHECK_S``; the call goes to another host. Missing everywhere: ``model_missing``.
+* **Timeouts are not retried elsewhere**: a model slow on one host is slow on the next,
+  and a retry would double the CPU spent on an answer nobody waits for.
+
+Nothing here connects before the first call; every map is bounded by hosts × models.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import ollama
+import structlog
+
+from engine import texts
+from engine.config import LLMConfig
+from engine.errors import ModelFailed, ModelMissing, ModelTimeout, ModelUnreachable
+from engine.language.text import public_url
+
+log = structlog.get_logger("engine.llm.pool")
+
+BACKOFF_FIRST_S = 1.0
+BACKOFF_CAP_S = 30.0
+MISSING_RECHECK_S = 60.0
+"""A model pulled on a host later is found within this long."""
+PROBE_TIMEOUT_S = 5.0
+_LATENCY_BUCKET_S = 0.010
+
+
+class _Down(Exception):
+    """The host cannot take calls now: fail over."""
+
+
+class _Absent(Exception):
+    """The host has not got the model."""
+
+
+@dataclass
+class _Host:
+    index: int
+    url: str
+    cap: int
+    in_flight: int = 0
+    failures: int = 0
+    down_until: float | None = None
+    probing: bool = False
+    latency_s: float = 0.0
+    client: ollama.AsyncClient | None = None
+
+    @property
+    def shown(self) -> str:
+        return public_url(self.url)
+
+
+@dataclass(frozen=True)
+class HostHealth:
+    """One host as the pool sees it (for ``bot doctor`` and tests)."""
+
+    url: str
+    """Credentials masked."""
+    cap: int
+    in_flight: int
+    up: bool
+    """False while backed off or being probed."""
+    failures: int
+    """Consecutive failures; 0 once it answers again."""
+    latency_ms: float
+    """Moving average of its answered calls."""
+    back_off_s: float
+    """Seconds until it is probed again; 0 when up (or being probed)."""
+
+
+class Pool:
+    """Routes model calls across ``config.hosts``; see the module's rules."""
+
+    def __init__(
+        self, config: LLMConfig, *, clock: Callable[[], float] = time.monotonic, rng: random.Random | None = None
+    ) -> None:
+        self._config = config
+        self._clock = clock  # back-off and re-check times; call deadlines use the loop's own clock
+        self._rng = rng or random.Random()
+        self._hosts = [_Host(i, h.url, h.concurrency or config.host_concurrency) for i, h in enumerate(config.hosts)]
+        self._model_in_flight: dict[tuple[int, str], int] = {}
+        self._missing: dict[tuple[int, str], float] = {}
+        self._probes: set[asyncio.Task[None]] = set()
+        self._changed: asyncio.Event | None = None
+        self._turn = 0
+
+    def health(self) -> list[HostHealth]:
+        """Every host's state now."""
+        now = self._clock()
+        return [
+            HostHealth(
+                url=h.shown,
+                cap=h.cap,
+                in_flight=h.in_flight,
+                up=h.down_until is None,
+                failures=h.failures,
+                latency_ms=round(h.latency_s * 1000, 1),
+                back_off_s=max(0.0, (h.down_until or now) - now),
+            )
+            for h in self._hosts
+        ]
+
+    async def chat(
+        self, model: str, messages: list[dict[str, str]], schema: dict[str, Any], options: dict[str, Any]
+    ) -> str:
+        """Send one chat to the best host, failing over as the rules say; returns the reply's content.
+
+        Raises:
+            ModelUnreachable, ModelTimeout, ModelMissing, ModelFailed.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._config.timeout_s
+        tried: set[int] = set()
+        while True:
+            host = await self._acquire(model, tried, deadline)
+            started = loop.time()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    content = await self._send(host, model, messages, schema, options)
+                host.latency_s = (
+                    0.7 * host.latency_s + 0.3 * (loop.time() - started) if host.latency_s else loop.time() - started
+                )
+                self._up(host)
+                return content
+            except (TimeoutError, httpx.TimeoutException):
+                raise ModelTimeout(texts.model_timeout(self._config.timeout_s)) from None
+            except _Down as exc:
+                tried.add(host.index)
+                self._back_off(host, str(exc))
+            except _Absent:
+                tried.add(host.index)
+                self._missing[(host.index, model)] = self._clock() + MISSING_RECHECK_S
+                log.warning("llm.pool.model_missing", host=host.shown, model=model)
+            finally:
+                self._release(host, model)
+            log.info("llm.pool.failover", host=host.shown, tried=len(tried), hosts=len(self._hosts))
+
+    async def _acquire(self, model: str, tried: set[int], deadline: float) -> _Host:
+        loop = asyncio.get_running_loop()
+        while True:
+            changed = self._event()
+            now = self._clock()
+            usable, coming = [], False
+            for h in self._hosts:
+                if h.index in tried or self._missing.get((h.index, model), now) > now:
+                    continue
+                if h.down_until is not None:
+                    if h.down_until <= now and not h.probing:
+                        self._start_probe(h)
+                    coming = coming or h.probing
+                    continue
+                usable.append(h)
+            if not usable and not coming:
+                raise self._exhausted(model)
+            free = [h for h in usable if h.in_flight < h.cap and self._model_load(h, model) < self._model_cap(h)]
+            if free:
+                host = min(free, key=self._rank)
+                self._turn = host.index + 1
+                host.in_flight += 1
+                self._model_in_flight[(host.index, model)] = self._model_load(host, model) + 1
+                return host
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise ModelTimeout(texts.model_timeout(self._config.timeout_s))
+            try:
+                await asyncio.wait_for(changed.wait(), remaining)
+            except TimeoutError:
+                raise ModelTimeout(texts.model_timeout(self._config.timeout_s)) from None
+
+    def _rank(self, h: _Host) -> tuple[float, int, int]:
+        # Round robin among equals: the host after the last one chosen comes first.
+        return (h.in_flight / h.cap, int(h.latency_s / _LATENCY_BUCKET_S), (h.index - self._turn) % len(self._hosts))
+
+    def _model_load(self, h: _Host, model: str) -> int:
+        return self._model_in_flight.get((h.index, model), 0)
+
+    def _model_cap(self, h: _Host) -> int:
+        return self._config.model_concurrency or h.cap
+
+    def _release(self, host: _Host, model: str) -> None:
+        host.in_flight -= 1
+        key = (host.index, model)
+        left = self._model_in_flight.get(key, 1) - 1
+        if left > 0:
+            self._model_in_flight[key] = left
+        else:
+            self._model_in_flight.pop(key, None)  # keeps the map to the calls in flight
+        self._notify()
+
+    def _exhausted(self, model: str) -> Exception:
+        now = self._clock()
+        if all(self._missing.get((h.index, model), 0.0) > now for h in self._hosts):
+            return ModelMissing(texts.model_missing(model))
+        return ModelUnreachable(texts.model_pool_unreachable([h.shown for h in self._hosts]))
+
+    async def _send(
+        self, host: _Host, model: str, messages: list[dict[str, str]], schema: dict[str, Any], options: dict[str, Any]
+    ) -> str:
+        if host.client is None:  # made inside the running loop, on first use
+            host.client = ollama.AsyncClient(
+                host=host.url,
+                timeout=self._config.timeout_s,
+                limits=httpx.Limits(max_connections=host.cap, max_keepalive_connections=host.cap),
+            )
+        try:
+            response = await host.client.chat(
+                model=model, messages=messages, format=schema, stream=False, options=options
+            )
+        except httpx.TimeoutException:
+            raise
+        except ollama.ResponseError as exc:
+            if exc.status_code == 503:
+                raise _Down("HTTP 503") from None
+            if exc.status_code == 404:
+                raise _Absent() from None
+            raise ModelFailed(texts.model_failed(exc.status_code, str(exc.error))) from None
+        except (httpx.HTTPError, ConnectionError) as exc:
+            raise _Down(type(exc).__name__) from None
+        return response.message.content or ""
+
+    def _back_off(self, host: _Host, reason: str) -> None:
+        host.failures += 1
+        span = min(BACKOFF_CAP_S, BACKOFF_FIRST_S * 2 ** (host.failures - 1))
+        seconds = span / 2 + self._rng.uniform(0, span / 2)  # jitter: hosts lost together are not probed together
+        host.down_until = self._clock() + seconds
+        log.warning(
+            "llm.pool.backoff", host=host.shown, reason=reason, failures=host.failures, seconds=round(seconds, 2)
+        )
+        self._notify()
+
+    def _up(self, host: _Host) -> None:
+        if host.failures:
+            log.info("llm.pool.recovered", host=host.shown, after_failures=host.failures)
+        host.failures, host.down_until = 0, None
+
+    def _start_probe(self, host: _Host) -> None:
+        host.probing = True
+        task = asyncio.create_task(self._probe(host))
+        self._probes.add(task)  # a reference, so the task is not collected mid-run; at most one per host
+        task.add_done_callback(self._probes.discard)
+
+    async def _probe(self, host: _Host) -> None:
+        try:
+            url = f"{host.url}/api/tags"
+            async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
+                reply = await client.get(url)
+            ok = reply.status_code == 200
+        except httpx.HTTPError:
+            ok = False
+        host.probing = False
+        if ok:
+            self._up(host)
+            self._notify()
+        else:
+            self._back_off(host, "probe failed")
+
+    def _event(self) -> asyncio.Event:
+        if self._changed is None:
+            self._changed = asyncio.Event()
+        return self._changed
+
+    def _notify(self) -> None:
+        # Wake every waiter; each takes a fresh event before it looks again, so no wake-up is lost.
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
+
+    async def probes_done(self) -> None:
+        """Wait for the probes running now (tests, shutdown)."""
+        if self._probes:
+            await asyncio.gather(*self._probes, return_exceptions=True)
+
+    async def aclose(self) -> None:
+        """Stop the probes and close every host's connections."""
+        for task in list(self._probes):
+            task.cancel()
+        await self.probes_done()
+        for h in self._hosts:
+            if h.client is not None:
+                inner = getattr(h.client, "_client", None)  # ollama's AsyncClient keeps its httpx client here
+                if isinstance(inner, httpx.AsyncClient):
+                    await inner.aclose()
+                h.client = None
