@@ -98,6 +98,16 @@ async def test_a_hosts_own_cap_and_the_default_cap_are_kept(fakes: list[FakeOlla
     await llm.aclose()
 
 
+async def test_a_waiting_call_takes_the_first_slot_freed_on_any_host(fakes: list[FakeOllama]) -> None:
+    slow, fast = fakes[:2]
+    slow.delay_s, fast.delay_s = 0.3, 0.02
+    llm = pool_llm([slow, fast])
+    await asyncio.gather(*(ask(llm) for _ in range(4)))
+    # One call each at once; the two that waited went to the fast host as it freed, not in line at the slow one.
+    assert (slow.chat_count(), fast.chat_count()) == (1, 3)
+    await llm.aclose()
+
+
 async def test_the_per_model_cap_holds_below_the_hosts_cap(fakes: list[FakeOllama]) -> None:
     a, b = fakes[:2]
     a.delay_s = b.delay_s = 0.05
