@@ -279,3 +279,19 @@ async def test_model_invalid_points_to_the_doctor(fake: FakeOllama) -> None:
     with pytest.raises(ModelInvalid, match=r"python -m bot doctor"):
         await llm.structured("router", DoctorProbe, "sys", "user")
     await llm.aclose()
+
+
+def test_a_pool_lists_its_hosts_and_checks_each(doctor: Doctor, fake: FakeOllama) -> None:
+    with FakeOllama() as second, FakeOllama() as gone:
+        second.default("DoctorProbe", GOOD)
+        gone.stop()  # a port nothing listens on
+        code, lines = doctor(OLLAMA_HOSTS=f"{fake.url},{second.url}#4,{gone.url}", OLLAMA_MODEL_CONCURRENCY="2")
+    assert code == 1
+    assert lines[0] == (
+        f"ok    a pool of 3 hosts: {fake.url} (cap 1), {second.url} (cap 4), {gone.url} (cap 1); at most 2 per model"
+    )
+    for url in (fake.url, second.url):
+        only(lines, f"answers at {url}")
+        only(lines, f"{url}: {DEFAULT_MODEL} answers in the JSON schema it is sent")
+    assert only(lines, "does not answer").startswith(f"FAIL  Ollama does not answer at {gone.url} (ConnectError)")
+    assert lines[-1] == "1 check failed"
