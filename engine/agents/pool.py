@@ -30,7 +30,7 @@ import asyncio
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
@@ -77,6 +77,17 @@ class _Host:
         return public_url(self.url)
 
 
+@dataclass(eq=False)
+class _Waiter:
+    """A call in line for a slot."""
+
+    model: str
+    tried: set[int]
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    host: _Host | None = None
+    error: Exception | None = None
+
+
 @dataclass(frozen=True)
 class HostHealth:
     """One host as the pool sees it (for ``bot doctor`` and tests)."""
@@ -108,7 +119,7 @@ class Pool:
         self._model_in_flight: dict[tuple[int, str], int] = {}
         self._missing: dict[tuple[int, str], float] = {}
         self._probes: set[asyncio.Task[None]] = set()
-        self._changed: asyncio.Event | None = None
+        self._line: list[_Waiter] = []  # calls waiting for a slot, oldest first (one per call in flight)
         self._turn = 0
 
     def health(self) -> list[HostHealth]:
@@ -163,36 +174,63 @@ class Pool:
             log.info("llm.pool.failover", host=host.shown, tried=len(tried), hosts=len(self._hosts))
 
     async def _acquire(self, model: str, tried: set[int], deadline: float) -> _Host:
-        loop = asyncio.get_running_loop()
-        while True:
-            changed = self._event()
-            now = self._clock()
-            usable, coming = [], False
-            for h in self._hosts:
-                if h.index in tried or self._missing.get((h.index, model), now) > now:
-                    continue
-                if h.down_until is not None:
-                    if h.down_until <= now and not h.probing:
-                        self._start_probe(h)
-                    coming = coming or h.probing
-                    continue
-                usable.append(h)
+        # First come, first served: slots are handed out by `_dispatch`, oldest call first, so a
+        # caller looping on calls cannot take every freed slot and starve the rest.
+        me = _Waiter(model, tried)
+        self._line.append(me)
+        self._dispatch()
+        served = False
+        try:
+            if not me.ready.is_set():
+                async with asyncio.timeout_at(deadline):
+                    await me.ready.wait()
+            if me.error is not None:
+                raise me.error
+            assert me.host is not None
+            served = True
+            return me.host
+        except TimeoutError:
+            raise ModelTimeout(texts.model_timeout(self._config.timeout_s)) from None
+        finally:
+            if me in self._line:
+                self._line.remove(me)
+            if not served and me.host is not None:  # handed a slot as its time ran out
+                self._release(me.host, model)
+
+    def _dispatch(self) -> None:
+        """Give free slots to the calls in line, oldest first; fail those no host is left for."""
+        for w in list(self._line):
+            usable, coming = self._usable(w.model, w.tried)
             if not usable and not coming:
-                raise self._exhausted(model)
-            free = [h for h in usable if h.in_flight < h.cap and self._model_load(h, model) < self._model_cap(h)]
-            if free:
-                host = min(free, key=self._rank)
-                self._turn = host.index + 1
-                host.in_flight += 1
-                self._model_in_flight[(host.index, model)] = self._model_load(host, model) + 1
-                return host
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise ModelTimeout(texts.model_timeout(self._config.timeout_s))
-            try:
-                await asyncio.wait_for(changed.wait(), remaining)
-            except TimeoutError:
-                raise ModelTimeout(texts.model_timeout(self._config.timeout_s)) from None
+                w.error = self._exhausted(w.model)
+            else:
+                free = [h for h in usable if h.in_flight < h.cap and self._model_load(h, w.model) < self._model_cap(h)]
+                if not free:
+                    continue
+                w.host = self._take(min(free, key=self._rank), w.model)
+            self._line.remove(w)
+            w.ready.set()
+
+    def _usable(self, model: str, tried: set[int]) -> tuple[list[_Host], bool]:
+        """Hosts this call may use now, and whether a probe may soon add one (due probes start here)."""
+        now = self._clock()
+        usable, coming = [], False
+        for h in self._hosts:
+            if h.index in tried or self._missing.get((h.index, model), now) > now:
+                continue
+            if h.down_until is not None:
+                if h.down_until <= now and not h.probing:
+                    self._start_probe(h)
+                coming = coming or h.probing
+                continue
+            usable.append(h)
+        return usable, coming
+
+    def _take(self, host: _Host, model: str) -> _Host:
+        self._turn = host.index + 1
+        host.in_flight += 1
+        self._model_in_flight[(host.index, model)] = self._model_load(host, model) + 1
+        return host
 
     def _rank(self, h: _Host) -> tuple[float, int, int]:
         # Round robin among equals: the host after the last one chosen comes first.
@@ -281,16 +319,8 @@ class Pool:
         else:
             self._back_off(host, "probe failed")
 
-    def _event(self) -> asyncio.Event:
-        if self._changed is None:
-            self._changed = asyncio.Event()
-        return self._changed
-
     def _notify(self) -> None:
-        # Wake every waiter; each takes a fresh event before it looks again, so no wake-up is lost.
-        if self._changed is not None:
-            self._changed.set()
-            self._changed = None
+        self._dispatch()
 
     async def probes_done(self) -> None:
         """Wait for the probes running now (tests, shutdown)."""

@@ -108,6 +108,26 @@ async def test_a_waiting_call_takes_the_first_slot_freed_on_any_host(fakes: list
     await llm.aclose()
 
 
+async def test_calls_in_line_are_served_first_come_first_served(fakes: list[FakeOllama]) -> None:
+    a, b = fakes[:2]
+    a.delay_s = b.delay_s = 0.05
+    llm = pool_llm([a, b])
+
+    async def hog() -> None:  # a caller that asks again the moment it has its answer
+        for _ in range(6):
+            await ask(llm)
+
+    hogs = [asyncio.create_task(hog()) for _ in range(2)]
+    await asyncio.sleep(0.01)
+    started = time.perf_counter()
+    await ask(llm)
+    waited = time.perf_counter() - started
+    await asyncio.gather(*hogs)
+    # It waits for the first slot freed (under 0.05 s) and is answered in 0.05 s: not behind all 12 calls (0.3 s).
+    assert waited < 0.16, waited
+    await llm.aclose()
+
+
 async def test_the_per_model_cap_holds_below_the_hosts_cap(fakes: list[FakeOllama]) -> None:
     a, b = fakes[:2]
     a.delay_s = b.delay_s = 0.05
