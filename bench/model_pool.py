@@ -25,16 +25,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from pydantic import BaseModel
 from structlog.testing import capture_logs
 
-from engine.agents.llm import LLM
-from engine.config import LLMConfig, ModelHost
-from engine.errors import UserFacingError
-from tests.fakes.ollama_server import FakeOllama
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine.agents.llm import LLM  # noqa: E402
+from engine.config import LLMConfig, ModelHost  # noqa: E402
+from engine.errors import UserFacingError  # noqa: E402
+from tests.fakes.ollama_server import FakeOllama  # noqa: E402
 
 PROMPT = ("Bench press 2026-11-{day:02d}: 4 sets of 8 at 60 kg, rest 2 min, felt easy. " * 130)[:10_000]
 
