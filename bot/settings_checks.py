@@ -28,8 +28,8 @@ from urllib.parse import urlsplit
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 
+from engine import public_url
 from engine.config import ModelHost
-from engine.language.text import public_url
 
 _HOSTNAME = re.compile(
     r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
