@@ -14,8 +14,10 @@ Rules, and why:
 * **Down.** A connection error, a dropped connection or HTTP 503 (Ollama's "queue
   full") backs the host off, exponentially with jitter (1 s, 2 s, 4 s … capped at
   30 s), and the same request goes at once to each other host, once. Every host down:
-  ``model_unreachable`` naming them. A backed-off host is used again only after a
-  ``GET /api/tags`` probe, run as its own task once the back-off is over.
+  ``model_unreachable`` naming them, also for calls waiting in line. A backed-off host
+  is used again only after a ``GET /api/tags`` probe, run as its own task once the
+  back-off is over; its back-off keeps growing until it answers a chat (a host whose
+  queue stays full answers the probe and refuses the next call).
 * **Missing.** 404 "model not found" marks that (host, model) only, re-checked after
   ``MISSING_RECHECK_S``; the call goes to another host. Missing everywhere: ``model_missing``.
 * **Timeouts are not retried elsewhere**: a model slow on one host is slow on the next,
@@ -158,7 +160,7 @@ class Pool:
                 host.latency_s = (
                     0.7 * host.latency_s + 0.3 * (loop.time() - started) if host.latency_s else loop.time() - started
                 )
-                self._up(host)
+                self._answered(host)
                 return content
             except (TimeoutError, httpx.TimeoutException):
                 raise ModelTimeout(texts.model_timeout(self._config.timeout_s)) from None
@@ -293,7 +295,7 @@ class Pool:
         )
         self._notify()
 
-    def _up(self, host: _Host) -> None:
+    def _answered(self, host: _Host) -> None:
         if host.failures:
             log.info("llm.pool.recovered", host=host.shown, after_failures=host.failures)
         host.failures, host.down_until = 0, None
@@ -314,7 +316,9 @@ class Pool:
             ok = False
         host.probing = False
         if ok:
-            self._up(host)
+            # Back in use; its failures are forgotten only once it answers a chat: a host whose
+            # queue stays full answers the probe and 503s the next call, and must back off longer.
+            host.down_until = None
             self._notify()
         else:
             self._back_off(host, "probe failed")

@@ -218,6 +218,39 @@ async def test_a_host_back_after_its_back_off_is_probed_then_used(fakes: list[Fa
     await llm.aclose()
 
 
+async def test_a_host_whose_queue_stays_full_backs_off_longer(fakes: list[FakeOllama]) -> None:
+    a, b = fakes[:2]
+    clock = Clock()
+    a.refuse = Fail(503, "queue full")
+    llm = pool_llm([a, b], clock=clock)
+    await ask(llm)
+    clock.now += 1.0
+    await ask(llm)  # a's probe starts; /api/tags answers while its queue is full
+    await pool_of(llm).probes_done()
+    a.delay_s = b.delay_s = 0.05
+    await asyncio.gather(ask(llm), ask(llm))  # one of them goes to a, gets 503 and fails over to b
+    health = pool_of(llm).health()[0]
+    assert (a.chat_count(), b.chat_count(), health.failures) == (2, 4, 2)
+    assert 1.0 <= health.back_off_s <= 2.0  # the second back-off, not the first again
+    await llm.aclose()
+
+
+async def test_calls_in_line_fail_at_once_when_every_host_goes_down(fakes: list[FakeOllama]) -> None:
+    a, b = fakes[:2]
+    for f in (a, b):
+        f.default("PingOutput", Delay(2.0, REPLY))
+    llm = pool_llm([a, b])
+    calls = [asyncio.create_task(ask(llm)) for _ in range(3)]
+    while a.in_flight + b.in_flight < 2:
+        await asyncio.sleep(0.005)
+    started = time.perf_counter()
+    await asyncio.gather(asyncio.to_thread(a.stop), asyncio.to_thread(b.stop))
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    assert all(isinstance(r, ModelUnreachable) for r in results), results
+    assert time.perf_counter() - started < 1.0  # not at the 5 s timeout
+    await llm.aclose()
+
+
 async def test_back_off_doubles_with_jitter_up_to_its_cap(fakes: list[FakeOllama]) -> None:
     a, b = fakes[:2]
     clock = Clock()
