@@ -36,47 +36,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-import ollama
 import structlog
 
 from engine import texts
+from engine.agents.pool_host import Absent, Down, Host, HostHealth
 from engine.config import LLMConfig
-from engine.errors import ModelFailed, ModelMissing, ModelTimeout, ModelUnreachable
-from engine.language.text import public_url
+from engine.errors import ModelMissing, ModelTimeout, ModelUnreachable
 
 log = structlog.get_logger("engine.llm.pool")
 
-BACKOFF_FIRST_S = 1.0
-BACKOFF_CAP_S = 30.0
 MISSING_RECHECK_S = 60.0
 """A model pulled on a host later is found within this long."""
-PROBE_TIMEOUT_S = 5.0
 _LATENCY_BUCKET_S = 0.010
-
-
-class _Down(Exception):
-    """The host cannot take calls now: fail over."""
-
-
-class _Absent(Exception):
-    """The host has not got the model."""
-
-
-@dataclass
-class _Host:
-    index: int
-    url: str
-    cap: int
-    in_flight: int = 0
-    failures: int = 0
-    down_until: float | None = None
-    probing: bool = False
-    latency_s: float = 0.0
-    client: ollama.AsyncClient | None = None
-
-    @property
-    def shown(self) -> str:
-        return public_url(self.url)
 
 
 @dataclass(eq=False)
@@ -86,26 +57,8 @@ class _Waiter:
     model: str
     tried: set[int]
     ready: asyncio.Event = field(default_factory=asyncio.Event)
-    host: _Host | None = None
+    host: Host | None = None
     error: Exception | None = None
-
-
-@dataclass(frozen=True)
-class HostHealth:
-    """One host as the pool sees it (for ``bot doctor`` and tests)."""
-
-    url: str
-    """Credentials masked."""
-    cap: int
-    in_flight: int
-    up: bool
-    """False while backed off or being probed."""
-    failures: int
-    """Consecutive failures; 0 once it answers again."""
-    latency_ms: float
-    """Moving average of its answered calls."""
-    back_off_s: float
-    """Seconds until it is probed again; 0 when up (or being probed)."""
 
 
 class Pool:
@@ -117,7 +70,7 @@ class Pool:
         self._config = config
         self._clock = clock  # back-off and re-check times; call deadlines use the loop's own clock
         self._rng = rng or random.Random()
-        self._hosts = [_Host(i, h.url, h.concurrency or config.host_concurrency) for i, h in enumerate(config.hosts)]
+        self._hosts = [Host(i, h.url, h.concurrency or config.host_concurrency) for i, h in enumerate(config.hosts)]
         self._model_in_flight: dict[tuple[int, str], int] = {}
         self._missing: dict[tuple[int, str], float] = {}
         self._probes: set[asyncio.Task[None]] = set()
@@ -127,18 +80,7 @@ class Pool:
     def health(self) -> list[HostHealth]:
         """Every host's state now."""
         now = self._clock()
-        return [
-            HostHealth(
-                url=h.shown,
-                cap=h.cap,
-                in_flight=h.in_flight,
-                up=h.down_until is None,
-                failures=h.failures,
-                latency_ms=round(h.latency_s * 1000, 1),
-                back_off_s=max(0.0, (h.down_until or now) - now),
-            )
-            for h in self._hosts
-        ]
+        return [h.health(now) for h in self._hosts]
 
     async def chat(
         self, model: str, messages: list[dict[str, str]], schema: dict[str, Any], options: dict[str, Any]
@@ -156,18 +98,16 @@ class Pool:
             started = loop.time()
             try:
                 async with asyncio.timeout_at(deadline):
-                    content = await self._send(host, model, messages, schema, options)
-                host.latency_s = (
-                    0.7 * host.latency_s + 0.3 * (loop.time() - started) if host.latency_s else loop.time() - started
-                )
-                self._answered(host)
+                    content = await host.send(model, messages, schema, options, self._config.timeout_s)
+                if failures := host.answered(loop.time() - started):
+                    log.info("llm.pool.recovered", host=host.shown, after_failures=failures)
                 return content
             except (TimeoutError, httpx.TimeoutException):
                 raise ModelTimeout(texts.model_timeout(self._config.timeout_s)) from None
-            except _Down as exc:
+            except Down as exc:
                 tried.add(host.index)
                 self._back_off(host, str(exc))
-            except _Absent:
+            except Absent:
                 tried.add(host.index)
                 self._missing[(host.index, model)] = self._clock() + MISSING_RECHECK_S
                 log.warning("llm.pool.model_missing", host=host.shown, model=model)
@@ -175,7 +115,7 @@ class Pool:
                 self._release(host, model)
             log.info("llm.pool.failover", host=host.shown, tried=len(tried), hosts=len(self._hosts))
 
-    async def _acquire(self, model: str, tried: set[int], deadline: float) -> _Host:
+    async def _acquire(self, model: str, tried: set[int], deadline: float) -> Host:
         # First come, first served: slots are handed out by `_dispatch`, oldest call first, so a
         # caller looping on calls cannot take every freed slot and starve the rest.
         me = _Waiter(model, tried)
@@ -213,7 +153,7 @@ class Pool:
             self._line.remove(w)
             w.ready.set()
 
-    def _usable(self, model: str, tried: set[int]) -> tuple[list[_Host], bool]:
+    def _usable(self, model: str, tried: set[int]) -> tuple[list[Host], bool]:
         """Hosts this call may use now, and whether a probe may soon add one (due probes start here)."""
         now = self._clock()
         usable, coming = [], False
@@ -228,23 +168,23 @@ class Pool:
             usable.append(h)
         return usable, coming
 
-    def _take(self, host: _Host, model: str) -> _Host:
+    def _take(self, host: Host, model: str) -> Host:
         self._turn = host.index + 1
         host.in_flight += 1
         self._model_in_flight[(host.index, model)] = self._model_load(host, model) + 1
         return host
 
-    def _rank(self, h: _Host) -> tuple[float, int, int]:
+    def _rank(self, h: Host) -> tuple[float, int, int]:
         # Round robin among equals: the host after the last one chosen comes first.
         return (h.in_flight / h.cap, int(h.latency_s / _LATENCY_BUCKET_S), (h.index - self._turn) % len(self._hosts))
 
-    def _model_load(self, h: _Host, model: str) -> int:
+    def _model_load(self, h: Host, model: str) -> int:
         return self._model_in_flight.get((h.index, model), 0)
 
-    def _model_cap(self, h: _Host) -> int:
+    def _model_cap(self, h: Host) -> int:
         return self._config.model_concurrency or h.cap
 
-    def _release(self, host: _Host, model: str) -> None:
+    def _release(self, host: Host, model: str) -> None:
         host.in_flight -= 1
         key = (host.index, model)
         left = self._model_in_flight.get(key, 1) - 1
@@ -260,60 +200,21 @@ class Pool:
             return ModelMissing(texts.model_missing(model))
         return ModelUnreachable(texts.model_pool_unreachable([h.shown for h in self._hosts]))
 
-    async def _send(
-        self, host: _Host, model: str, messages: list[dict[str, str]], schema: dict[str, Any], options: dict[str, Any]
-    ) -> str:
-        if host.client is None:  # made inside the running loop, on first use
-            host.client = ollama.AsyncClient(
-                host=host.url,
-                timeout=self._config.timeout_s,
-                limits=httpx.Limits(max_connections=host.cap, max_keepalive_connections=host.cap),
-            )
-        try:
-            response = await host.client.chat(
-                model=model, messages=messages, format=schema, stream=False, options=options
-            )
-        except httpx.TimeoutException:
-            raise
-        except ollama.ResponseError as exc:
-            if exc.status_code == 503:
-                raise _Down("HTTP 503") from None
-            if exc.status_code == 404:
-                raise _Absent() from None
-            raise ModelFailed(texts.model_failed(exc.status_code, str(exc.error))) from None
-        except (httpx.HTTPError, ConnectionError) as exc:
-            raise _Down(type(exc).__name__) from None
-        return response.message.content or ""
-
-    def _back_off(self, host: _Host, reason: str) -> None:
-        host.failures += 1
-        span = min(BACKOFF_CAP_S, BACKOFF_FIRST_S * 2 ** (host.failures - 1))
-        seconds = span / 2 + self._rng.uniform(0, span / 2)  # jitter: hosts lost together are not probed together
-        host.down_until = self._clock() + seconds
+    def _back_off(self, host: Host, reason: str) -> None:
+        seconds = host.back_off(self._clock(), self._rng)
         log.warning(
             "llm.pool.backoff", host=host.shown, reason=reason, failures=host.failures, seconds=round(seconds, 2)
         )
         self._notify()
 
-    def _answered(self, host: _Host) -> None:
-        if host.failures:
-            log.info("llm.pool.recovered", host=host.shown, after_failures=host.failures)
-        host.failures, host.down_until = 0, None
-
-    def _start_probe(self, host: _Host) -> None:
+    def _start_probe(self, host: Host) -> None:
         host.probing = True
         task = asyncio.create_task(self._probe(host))
         self._probes.add(task)  # a reference, so the task is not collected mid-run; at most one per host
         task.add_done_callback(self._probes.discard)
 
-    async def _probe(self, host: _Host) -> None:
-        try:
-            url = f"{host.url}/api/tags"
-            async with httpx.AsyncClient(timeout=PROBE_TIMEOUT_S) as client:
-                reply = await client.get(url)
-            ok = reply.status_code == 200
-        except httpx.HTTPError:
-            ok = False
+    async def _probe(self, host: Host) -> None:
+        ok = await host.probe()
         host.probing = False
         if ok:
             # Back in use; its failures are forgotten only once it answers a chat: a host whose
@@ -337,8 +238,4 @@ class Pool:
             task.cancel()
         await self.probes_done()
         for h in self._hosts:
-            if h.client is not None:
-                inner = getattr(h.client, "_client", None)  # ollama's AsyncClient keeps its httpx client here
-                if isinstance(inner, httpx.AsyncClient):
-                    await inner.aclose()
-                h.client = None
+            await h.aclose()

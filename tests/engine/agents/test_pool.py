@@ -18,7 +18,8 @@ from pydantic import BaseModel
 from structlog.testing import capture_logs
 
 from engine.agents.llm import LLM
-from engine.agents.pool import BACKOFF_CAP_S, Pool
+from engine.agents.pool import Pool
+from engine.agents.pool_host import BACKOFF_CAP_S
 from engine.config import LLMConfig, ModelHost
 from engine.errors import ModelMissing, ModelTimeout, ModelUnreachable
 from tests.fakes.ollama_server import Delay, Fail, FakeOllama, Hang
