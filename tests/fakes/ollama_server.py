@@ -372,6 +372,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self._chat(body)
             elif route == ("POST", "/api/embed"):
                 self._embed(body)
+            elif route == ("POST", "/v1/chat/completions"):
+                self._openai_chat(body)
+            elif route == ("GET", "/v1/models"):
+                self._srv.fake._record(method, path, body, None)
+                self._send_json(200, self._srv.fake._openai_models())
             elif route == ("GET", "/api/tags"):
                 self._srv.fake._record(method, path, body, None)
                 self._send_json(200, self._srv.fake._tags())
@@ -474,6 +479,47 @@ class _Handler(BaseHTTPRequestHandler):
             }
         )
         self._send_ndjson(parts)
+
+    def _openai_chat(self, body: dict[str, Any]) -> None:
+        """The OpenAI-compatible route (Ollama, vLLM and llama-server all serve it): the reply is picked
+        by the title of ``response_format.json_schema.schema``, from the same scripts as ``/api/chat``."""
+        fake = self._srv.fake
+        fmt = body.get("response_format")
+        spec = fmt.get("json_schema") if isinstance(fmt, Mapping) else None
+        schema = spec.get("schema") if isinstance(spec, Mapping) else None
+        title = str(schema["title"]) if isinstance(schema, Mapping) and schema.get("title") else TEXT_TITLE
+        pending = fake._arrive("/v1/chat/completions", body, title)
+        fake.authorization = self.headers.get("Authorization")
+        model = str(body.get("model"))
+        if not fake._has_model(model):
+            # vLLM's shape and wording.
+            error = {"message": f"The model `{model}` does not exist.", "type": "NotFoundError", "code": 404}
+            self._send_json(404, {"error": error})
+            return
+        if not self._sleep(fake.delay_s):
+            return
+        outcome = self._resolve(pending.reply, body, embed=False) if pending.found else None
+        if outcome is None or outcome.error is not None:
+            status = outcome.status if outcome is not None else 500
+            message = outcome.error if outcome is not None else f"fake: no reply scripted for title {title}"
+            self._send_json(status, {"error": {"message": message, "code": status}})
+            return
+        self._send_json(
+            200,
+            {
+                "id": "chatcmpl-fake",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": outcome.content or ""},
+                        "finish_reason": "stop",
+                    }
+                ],
+            },
+        )
 
     def _embed(self, body: dict[str, Any]) -> None:
         fake = self._srv.fake
@@ -651,6 +697,7 @@ class FakeOllama:
         # A pool of model servers (engine/agents/pool.py) is tested against several fakes:
         self.refuse: Fail | None = None  # set: every chat gets this answer, e.g. Fail(503) as a full queue gives
         self.in_flight = 0  # chats being answered now
+        self.authorization: str | None = None  # the Authorization header of the last /v1 chat (an API key)
         self.max_in_flight = 0  # the most chats answered at once since the start (or `reset`)
 
     # -- lifecycle --------------------------------------------------------
@@ -911,6 +958,18 @@ class FakeOllama:
             else:
                 # Ollama's default (4k below 24 GiB of VRAM) when none is asked; never past the trained size.
                 self._loaded[name] = min(asked if isinstance(asked, int) else 4096, self.context_length)
+
+    def _openai_models(self) -> dict[str, Any]:
+        """``/v1/models`` as vLLM answers it: each model with the context the server was started with."""
+        with self._lock:
+            names = sorted(self.models)
+        return {
+            "object": "list",
+            "data": [
+                {"id": name, "object": "model", "owned_by": "fake", "max_model_len": self.context_length}
+                for name in names
+            ],
+        }
 
     def _show(self, name: object) -> tuple[int, dict[str, Any]]:
         """``/api/show``: the model's details and its trained context, or Ollama's 404."""
