@@ -19,7 +19,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, Settin
 
 from bot import settings_checks as checks
 from engine import EngineConfig, KnowledgeConfig, LLMConfig
-from engine.config import ModelHost
+from engine.config import ModelHost, OpenAIRoute
 
 
 def _default_data_dir() -> Path:
@@ -69,6 +69,15 @@ class Settings(BaseSettings):
     """In a pool, calls in flight per host without its own ``#N``."""
     ollama_model_concurrency: int | None = Field(default=None, ge=1, le=256)
     """In a pool, calls in flight per host and model; empty: only the host's cap."""
+
+    openai_base_url: str | None = None
+    """An OpenAI-compatible server (vLLM, llama-server) up to ``/v1``, for the agents in ``OPENAI_AGENTS``."""
+    openai_model: str | None = None
+    """The model name that server serves; required with ``OPENAI_BASE_URL``."""
+    openai_api_key: SecretStr | None = None
+    """Its ``--api-key``, sent as a bearer token; empty: none."""
+    openai_agents: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["synthesizer"])
+    """The agents asked there, comma-separated; the others stay on Ollama."""
 
     default_timezone: str = "UTC"
     max_message_chars: int = Field(default=4000, ge=100, le=40_000)
@@ -124,7 +133,7 @@ class Settings(BaseSettings):
     slack_allowed_teams: Annotated[list[str], NoDecode] = Field(default_factory=list)
     """Workspace ids (``T…``) allowed, comma-separated; empty = any workspace the app is installed in."""
 
-    @field_validator("allowed_users", "slack_allowed_teams", "ollama_hosts", mode="before")
+    @field_validator("allowed_users", "slack_allowed_teams", "ollama_hosts", "openai_agents", mode="before")
     @classmethod
     def _comma_list(cls, v: object) -> object:
         return checks.comma_list(v)
@@ -152,6 +161,9 @@ class Settings(BaseSettings):
         "plate_increment_kg",
         "plate_increment_lb",
         "ollama_model_concurrency",
+        "openai_base_url",
+        "openai_model",
+        "openai_api_key",
         mode="before",
     )
     @classmethod
@@ -167,6 +179,12 @@ class Settings(BaseSettings):
         if v is not None and not v.get_secret_value().startswith(prefix):
             raise ValueError(f"must start with {prefix}")
         return v
+
+    @model_validator(mode="after")
+    def _openai_needs_model(self) -> Settings:
+        if self.openai_base_url and not self.openai_model:
+            raise ValueError("OPENAI_MODEL is required with OPENAI_BASE_URL (the model name that server serves)")
+        return self
 
     @model_validator(mode="after")
     def _slack_http_needs_secret(self) -> Settings:
@@ -219,7 +237,7 @@ class Settings(BaseSettings):
 
     def secrets(self) -> list[str]:
         """Secret values, so that logging can mask them wherever they appear (URL passwords included)."""
-        urls = (self.ollama_host, self.chroma_host or "", *self.ollama_hosts)
+        urls = (self.ollama_host, self.chroma_host or "", self.openai_base_url or "", *self.ollama_hosts)
         passwords = [urlsplit(url).password for url in urls]
         return [p for p in passwords if p] + [
             s.get_secret_value()
@@ -229,6 +247,7 @@ class Settings(BaseSettings):
                 self.slack_bot_token,
                 self.slack_app_token,
                 self.slack_signing_secret,
+                self.openai_api_key,
             )
             if s is not None and s.get_secret_value()
         ]
@@ -290,6 +309,17 @@ class Settings(BaseSettings):
             hosts=hosts if len(hosts) > 1 else (),
             host_concurrency=self.ollama_host_concurrency,
             model_concurrency=self.ollama_model_concurrency,
+            openai=self._openai_route(),
+        )
+
+    def _openai_route(self) -> OpenAIRoute | None:
+        if not (self.openai_base_url and self.openai_model):
+            return None
+        return OpenAIRoute(
+            base_url=self.openai_base_url.rstrip("/"),
+            model=self.openai_model,
+            api_key=self.openai_api_key,
+            agents=tuple(self.openai_agents),
         )
 
 

@@ -6,6 +6,8 @@ order, and what each relies on:
 
 * Ollama answers ``/api/version`` at ``OLLAMA_HOST`` (the rest is skipped when not); with a
   pool (``OLLAMA_HOSTS``) one line lists the hosts and their caps, and each host gets every check.
+* With ``OPENAI_BASE_URL``: that server answers ``/v1/models``, serves ``OPENAI_MODEL``, and its
+  context (set when it starts; ``num_ctx`` is not sent there) is reported (``bot/doctor_openai.py``).
 * Each configured model (``OLLAMA_MODEL``, ``OLLAMA_AGENT_MODELS``, and
   ``EMBEDDING_MODEL`` with ``EMBEDDING_BACKEND=ollama``) is pulled: ``/api/show``
   answers for it, resolving names as Ollama does (``bge-m3`` is ``bge-m3:latest``).
@@ -99,7 +101,16 @@ def diagnose(settings: Settings) -> Iterator[Check]:
     cfg = settings.engine_config().llm
     if not cfg.hosts:
         yield from _diagnose_host(settings, cfg)
-        return
+    else:
+        yield from _diagnose_pool(settings, cfg)
+    if cfg.openai is not None:
+        from bot import doctor_openai
+
+        for line in doctor_openai.diagnose(cfg.openai, cfg):
+            yield Check(*line)
+
+
+def _diagnose_pool(settings: Settings, cfg: LLMConfig) -> Iterator[Check]:
     caps = ", ".join(f"{public_url(h.url)} (cap {h.concurrency or cfg.host_concurrency})" for h in cfg.hosts)
     per_model = f"; at most {cfg.model_concurrency} per model" if cfg.model_concurrency else ""
     yield Check(True, f"a pool of {len(cfg.hosts)} hosts: {caps}{per_model}")

@@ -218,6 +218,13 @@ def _ids(name: str, items: list[Any]) -> list[Any]:
             raise ValueError(f"item {n} {text!r} is no Telegram user id (digits) or Slack member id (U…)")
         if name == "slack_allowed_teams" and not _SLACK_TEAM.fullmatch(text):
             raise ValueError(f"item {n} {text!r} is no Slack workspace id (T…)")
+        if name == "openai_agents":
+            from engine import AGENTS  # the engine's agents, loaded only when this key is read
+
+            if text not in AGENTS:
+                close = difflib.get_close_matches(text, AGENTS, n=1)
+                hint = f" (did you mean {close[0]}?)" if close else f" (agents: {', '.join(sorted(AGENTS))})"
+                raise ValueError(f"item {n} names no agent {text!r}{hint}")
         if name == "ollama_hosts":
             try:
                 model_host(text)

@@ -14,7 +14,15 @@ from engine.config import ModelHost
 def _clean(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.chdir(tmp_path)  # no .env here
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    for key in ("OLLAMA_HOST", "OLLAMA_HOSTS", "OLLAMA_HOST_CONCURRENCY", "OLLAMA_MODEL_CONCURRENCY"):
+    for key in (
+        "OLLAMA_HOST",
+        "OLLAMA_HOSTS",
+        "OLLAMA_HOST_CONCURRENCY",
+        "OLLAMA_MODEL_CONCURRENCY",
+        "OPENAI_AGENTS",
+        "OPENAI_BASE_URL",
+        "OPENAI_MODEL",
+    ):
         monkeypatch.delenv(key, raising=False)
 
 
@@ -66,3 +74,45 @@ def test_a_bad_host_is_one_line_naming_the_key(
     assert stopped.value.code == 2
     assert err.startswith("almanac: bad setting OLLAMA_HOSTS: ") and reason in err, err
     assert "secret" not in err
+
+
+def test_an_openai_compatible_server_for_the_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://vllm:8000/v1/")
+    monkeypatch.setenv("OPENAI_MODEL", "Qwen/Qwen2.5-7B-Instruct")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local-1234")
+    monkeypatch.setenv("OPENAI_AGENTS", "synthesizer, chat")
+    settings = load_settings()
+    route = settings.engine_config().llm.openai
+    assert route is not None
+    assert (route.base_url, route.model, route.agents) == (
+        "http://vllm:8000/v1",
+        "Qwen/Qwen2.5-7B-Instruct",
+        ("synthesizer", "chat"),
+    )
+    assert "sk-local-1234" in settings.secrets() and "sk-local-1234" not in repr(route)
+
+
+def test_no_openai_server_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "")
+    assert load_settings().engine_config().llm.openai is None
+
+
+@pytest.mark.parametrize(
+    ("env", "line"),
+    [
+        ({"OPENAI_BASE_URL": "http://vllm:8000/v1"}, "bad settings: OPENAI_MODEL is required with OPENAI_BASE_URL"),
+        (
+            {"OPENAI_BASE_URL": "http://vllm:8000/v1", "OPENAI_MODEL": "m", "OPENAI_AGENTS": "synthesiser"},
+            "bad setting OPENAI_AGENTS: item 1 names no agent 'synthesiser' (did you mean synthesizer?)",
+        ),
+        ({"OPENAI_BASE_URL": "vllm:8000/v1", "OPENAI_MODEL": "m"}, "bad setting OPENAI_BASE_URL: must start with"),
+    ],
+)
+def test_a_bad_openai_setting_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], env: dict[str, str], line: str
+) -> None:
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(SystemExit):
+        load_settings()
+    assert capsys.readouterr().err.startswith(f"almanac: {line}")
