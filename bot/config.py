@@ -20,6 +20,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, Settin
 
 from bot import settings_checks as checks
 from engine import EngineConfig, KnowledgeConfig, LLMConfig
+from engine.config import ModelHost, OpenAIRoute
 
 
 def _default_data_dir() -> Path:
@@ -62,6 +63,22 @@ class Settings(BaseSettings):
     ollama_seed: int = Field(default=42, ge=0, le=2**31 - 1)
     """Fits every runner's seed type."""
     ollama_max_concurrency: int = Field(default=8, ge=1, le=256)
+    ollama_hosts: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    """A pool of model servers, comma-separated URLs, each optionally ``#N`` (its cap): ``http://a:11434,http://b:11434#4``.
+    Empty or one URL: ``OLLAMA_HOST`` alone, as ever (one URL stands for it)."""
+    ollama_host_concurrency: int = Field(default=1, ge=1, le=256)
+    """In a pool, calls in flight per host without its own ``#N``."""
+    ollama_model_concurrency: int | None = Field(default=None, ge=1, le=256)
+    """In a pool, calls in flight per host and model; empty: only the host's cap."""
+
+    openai_base_url: str | None = None
+    """An OpenAI-compatible server (vLLM, llama-server) up to ``/v1``, for the agents in ``OPENAI_AGENTS``."""
+    openai_model: str | None = None
+    """The model name that server serves; required with ``OPENAI_BASE_URL``."""
+    openai_api_key: SecretStr | None = None
+    """Its ``--api-key``, sent as a bearer token; empty: none."""
+    openai_agents: Annotated[list[str], NoDecode] = Field(default_factory=lambda: ["synthesizer"])
+    """The agents asked there, comma-separated; the others stay on Ollama."""
 
     default_timezone: str = "UTC"
     max_message_chars: int = Field(default=4000, ge=100, le=40_000)
@@ -120,7 +137,7 @@ class Settings(BaseSettings):
     slack_allowed_teams: Annotated[list[str], NoDecode] = Field(default_factory=list)
     """Workspace ids (``T…``) allowed, comma-separated; empty = any workspace the app is installed in."""
 
-    @field_validator("allowed_users", "slack_allowed_teams", mode="before")
+    @field_validator("allowed_users", "slack_allowed_teams", "ollama_hosts", "openai_agents", mode="before")
     @classmethod
     def _comma_list(cls, v: object) -> object:
         return checks.comma_list(v)
@@ -147,6 +164,10 @@ class Settings(BaseSettings):
         "telegram_webhook_secret",
         "plate_increment_kg",
         "plate_increment_lb",
+        "ollama_model_concurrency",
+        "openai_base_url",
+        "openai_model",
+        "openai_api_key",
         mode="before",
     )
     @classmethod
@@ -162,6 +183,12 @@ class Settings(BaseSettings):
         if v is not None and not v.get_secret_value().startswith(prefix):
             raise ValueError(f"must start with {prefix}")
         return v
+
+    @model_validator(mode="after")
+    def _openai_needs_model(self) -> Settings:
+        if self.openai_base_url and not self.openai_model:
+            raise ValueError("OPENAI_MODEL is required with OPENAI_BASE_URL (the model name that server serves)")
+        return self
 
     @model_validator(mode="after")
     def _slack_http_needs_secret(self) -> Settings:
@@ -201,9 +228,21 @@ class Settings(BaseSettings):
         # Every key, also ones added later: see bot/settings_checks.py for what each must look like.
         return checks.check(info.field_name or "", v)
 
+    def model_hosts(self) -> tuple[ModelHost, ...]:
+        """``OLLAMA_HOSTS`` read into hosts (each URL's ``#N`` is its cap)."""
+        return tuple(checks.model_host(item) for item in self.ollama_hosts)
+
+    def embedding_host(self) -> str:
+        """Where Ollama embeddings go: ``OLLAMA_HOST`` when set, else the pool's first host."""
+        hosts = self.model_hosts()
+        if hosts and "ollama_host" not in self.model_fields_set:
+            return hosts[0].url
+        return self.ollama_host
+
     def secrets(self) -> list[str]:
         """Secret values, so that logging can mask them wherever they appear (URL passwords included)."""
-        passwords = [urlsplit(url).password for url in (self.ollama_host, self.chroma_host or "")]
+        urls = (self.ollama_host, self.chroma_host or "", self.openai_base_url or "", *self.ollama_hosts)
+        passwords = [urlsplit(url).password for url in urls]
         return [p for p in passwords if p] + [
             s.get_secret_value()
             for s in (
@@ -212,6 +251,7 @@ class Settings(BaseSettings):
                 self.slack_bot_token,
                 self.slack_app_token,
                 self.slack_signing_secret,
+                self.openai_api_key,
             )
             if s is not None and s.get_secret_value()
         ]
@@ -229,7 +269,7 @@ class Settings(BaseSettings):
             chroma_port=self.chroma_port,
             embedding_backend=self.embedding_backend,
             embedding_model=self.embedding_model,
-            ollama_host=self.ollama_host,
+            ollama_host=self.embedding_host(),
             ollama_timeout_s=self.ollama_timeout_s,
             top_k=self.knowledge_top_k,
             expansion_enabled=self.context_expansion_enabled,
@@ -254,17 +294,37 @@ class Settings(BaseSettings):
             },
             reminder_grace=timedelta(minutes=self.reminder_grace_minutes),
             knowledge=self.knowledge_config() if self.knowledge_enabled else None,
-            llm=LLMConfig(
-                host=self.ollama_host,
-                model=self.ollama_model,
-                agent_models=self.ollama_agent_models,
-                timeout_s=self.ollama_timeout_s,
-                num_ctx=self.ollama_num_ctx,
-                max_retries=self.ollama_max_retries,
-                temperature=self.ollama_temperature,
-                seed=self.ollama_seed,
-                max_concurrency=self.ollama_max_concurrency,
-            ),
+            llm=self._llm_config(),
+        )
+
+    def _llm_config(self) -> LLMConfig:
+        hosts = self.model_hosts()
+        # One host is the single-server path exactly: its `#N` is then the one cap there is.
+        concurrency = hosts[0].concurrency if len(hosts) == 1 and hosts[0].concurrency else self.ollama_max_concurrency
+        return LLMConfig(
+            host=hosts[0].url if hosts else self.ollama_host,
+            model=self.ollama_model,
+            agent_models=self.ollama_agent_models,
+            timeout_s=self.ollama_timeout_s,
+            num_ctx=self.ollama_num_ctx,
+            max_retries=self.ollama_max_retries,
+            temperature=self.ollama_temperature,
+            seed=self.ollama_seed,
+            max_concurrency=concurrency,
+            hosts=hosts if len(hosts) > 1 else (),
+            host_concurrency=self.ollama_host_concurrency,
+            model_concurrency=self.ollama_model_concurrency,
+            openai=self._openai_route(),
+        )
+
+    def _openai_route(self) -> OpenAIRoute | None:
+        if not (self.openai_base_url and self.openai_model):
+            return None
+        return OpenAIRoute(
+            base_url=self.openai_base_url.rstrip("/"),
+            model=self.openai_model,
+            api_key=self.openai_api_key,
+            agents=tuple(self.openai_agents),
         )
 
 

@@ -4,7 +4,10 @@ One line per check, with the fix when it fails; exit code 0 when every check
 passes, 1 when one fails, 2 when the settings cannot be read. The checks, in
 order, and what each relies on:
 
-* Ollama answers ``/api/version`` at ``OLLAMA_HOST`` (the rest is skipped when not).
+* Ollama answers ``/api/version`` at ``OLLAMA_HOST`` (the rest is skipped when not); with a
+  pool (``OLLAMA_HOSTS``) one line lists the hosts and their caps, and each host gets every check.
+* With ``OPENAI_BASE_URL``: that server answers ``/v1/models``, serves ``OPENAI_MODEL``, and its
+  context (set when it starts; ``num_ctx`` is not sent there) is reported (``bot/doctor_openai.py``).
 * Each configured model (``OLLAMA_MODEL``, ``OLLAMA_AGENT_MODELS``, and
   ``EMBEDDING_MODEL`` with ``EMBEDDING_BACKEND=ollama``) is pulled: ``/api/show``
   answers for it, resolving names as Ollama does (``bge-m3`` is ``bge-m3:latest``).
@@ -35,7 +38,7 @@ import textwrap
 import time
 import uuid
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import httpx
 import ollama
@@ -89,8 +92,36 @@ def run(args: argparse.Namespace) -> int:
 
 
 def diagnose(settings: Settings) -> Iterator[Check]:
-    """The checks, in order; those that need Ollama are skipped when it does not answer."""
+    """The checks, in order; those that need Ollama are skipped when it does not answer.
+
+    With a pool (``OLLAMA_HOSTS``) a line lists its hosts and caps, then every host gets
+    every check: a call may land on any of them, and a model pulled on one only is a
+    failure the pool hides until that host is the only one up.
+    """
     cfg = settings.engine_config().llm
+    if not cfg.hosts:
+        yield from _diagnose_host(settings, cfg)
+    else:
+        yield from _diagnose_pool(settings, cfg)
+    if cfg.openai is not None:
+        from bot import doctor_openai
+
+        for line in doctor_openai.diagnose(cfg.openai, cfg):
+            yield Check(*line)
+
+
+def _diagnose_pool(settings: Settings, cfg: LLMConfig) -> Iterator[Check]:
+    caps = ", ".join(f"{public_url(h.url)} (cap {h.concurrency or cfg.host_concurrency})" for h in cfg.hosts)
+    per_model = f"; at most {cfg.model_concurrency} per model" if cfg.model_concurrency else ""
+    yield Check(True, f"a pool of {len(cfg.hosts)} hosts: {caps}{per_model}")
+    for host in cfg.hosts:
+        checks = _diagnose_host(settings, cfg.model_copy(update={"host": host.url}))
+        for n, check in enumerate(checks):
+            # The first line names the host; the model lines after it say which host they are about.
+            yield check if n == 0 else replace(check, found=f"{public_url(host.url)}: {check.found}")
+
+
+def _diagnose_host(settings: Settings, cfg: LLMConfig) -> Iterator[Check]:
     version = yield from _version(cfg)
     if version is None:
         return

@@ -28,6 +28,9 @@ from urllib.parse import urlsplit
 from pydantic import SecretStr
 from pydantic.fields import FieldInfo
 
+from engine import public_url
+from engine.config import ModelHost
+
 _HOSTNAME = re.compile(
     r"(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*"
 )
@@ -141,6 +144,21 @@ def agent_models(value: object) -> dict[str, str]:
     return {str(a): str(m).strip() for a, m in value.items()}
 
 
+def model_host(item: str) -> ModelHost:
+    """One ``OLLAMA_HOSTS`` item: a URL, then optionally ``#N``, the calls it takes at once.
+
+    ``#`` starts a URL's fragment, which is never sent to a server, so it cannot clash with a real address.
+    """
+    url, sep, cap = item.strip().partition("#")
+    _url(url)
+    url = url.rstrip("/")
+    if not sep:
+        return ModelHost(url=url)
+    if not re.fullmatch(r"\d{1,3}", cap.strip()) or not 1 <= int(cap) <= 256:
+        raise ValueError(f"{public_url(url)}#{cap[:10]}: after # comes the calls it takes at once, 1 to 256")
+    return ModelHost(url=url, concurrency=int(cap))
+
+
 def comma_list(value: object) -> object:
     """``a, b,c`` → ``["a", "b", "c"]``; an empty item (``a, ,b``) is kept so that the check can name it."""
     if isinstance(value, str):
@@ -200,6 +218,18 @@ def _ids(name: str, items: list[Any]) -> list[Any]:
             raise ValueError(f"item {n} {text!r} is no Telegram user id (digits) or Slack member id (U…)")
         if name == "slack_allowed_teams" and not _SLACK_TEAM.fullmatch(text):
             raise ValueError(f"item {n} {text!r} is no Slack workspace id (T…)")
+        if name == "openai_agents":
+            from engine import AGENTS  # the engine's agents, loaded only when this key is read
+
+            if text not in AGENTS:
+                close = difflib.get_close_matches(text, AGENTS, n=1)
+                hint = f" (did you mean {close[0]}?)" if close else f" (agents: {', '.join(sorted(AGENTS))})"
+                raise ValueError(f"item {n} names no agent {text!r}{hint}")
+        if name == "ollama_hosts":
+            try:
+                model_host(text)
+            except ValueError as exc:  # the reason only: a URL may hold a password
+                raise ValueError(f"item {n}: {exc}") from None
     return items
 
 

@@ -5,9 +5,39 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveFloat
+from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, SecretStr
 
 from engine.knowledge.config import KnowledgeConfig
+
+
+class ModelHost(BaseModel):
+    """One model server of a pool."""
+
+    model_config = ConfigDict(frozen=True)
+
+    url: str
+    """Its base URL, e.g. ``http://b:11434`` (credentials allowed; they are masked wherever shown)."""
+    concurrency: int | None = Field(default=None, ge=1, le=256)
+    """Calls in flight on it at once; None: ``LLMConfig.host_concurrency``."""
+
+
+class OpenAIRoute(BaseModel):
+    """An OpenAI-compatible server (vLLM, llama.cpp's llama-server) for some agents' calls.
+
+    ``num_ctx`` is not sent on this route (the OpenAI API has no such field): the server's
+    context is set when it starts (llama.cpp ``-c``, vLLM ``--max-model-len``).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    base_url: str
+    """Up to and including ``/v1``, e.g. ``http://vllm:8000/v1``."""
+    model: str
+    """The name the server serves the model under (vLLM ``--served-model-name``, llama.cpp ``-a``)."""
+    api_key: SecretStr | None = None
+    """Sent as a bearer token when the server was started with ``--api-key``."""
+    agents: tuple[str, ...] = ("synthesizer",)
+    """The agents whose calls go there: by default the one that writes answers."""
 
 
 class LLMConfig(BaseModel):
@@ -29,6 +59,15 @@ class LLMConfig(BaseModel):
     max_concurrency: int = 8
     """Model calls in flight at once; Ollama runs only a few in parallel, and a big
     connection pool costs more CPU than it saves."""
+    hosts: tuple[ModelHost, ...] = ()
+    """A pool of model servers (engine/agents/pool.py); fewer than two: ``host`` alone, exactly as without a pool."""
+    host_concurrency: int = Field(default=1, ge=1, le=256)
+    """In a pool, calls in flight per host unless the host says otherwise: a CPU host serves one at a time best."""
+    openai: OpenAIRoute | None = None
+    """Set: the agents it names are asked there instead of Ollama."""
+    model_concurrency: int | None = Field(default=None, ge=1, le=256)
+    """In a pool, calls in flight per (host, model); None: only the host's cap. Some model architectures
+    answer one request at a time per model even where the host runs several models at once."""
 
     def model_for(self, agent: str) -> str:
         """The model an agent runs on."""

@@ -307,6 +307,28 @@ def model_unreachable(host: str) -> str:
     )
 
 
+def model_pool_unreachable(hosts: list[str]) -> str:
+    return (
+        f"I can't reach the language model on any of its servers ({', '.join(hosts)}): each refused, "
+        "dropped the call or answered that its queue is full. Start Ollama there (`ollama serve`), "
+        "then send /retry — your message is kept."
+    )
+
+
+def openai_unreachable(url: str) -> str:
+    return (
+        f"I can't reach the model server at {url} (OPENAI_BASE_URL). Start it (vLLM, llama-server), "
+        "then send /retry — your message is kept."
+    )
+
+
+def openai_model_missing(model: str, url: str) -> str:
+    return (
+        f"The model server at {url} does not serve {model}. Start it with that model (or set OPENAI_MODEL "
+        "to the name it serves), then send /retry — your message is kept."
+    )
+
+
 def model_missing(model: str) -> str:
     return (
         f"The model {model} is not installed in Ollama. Run `ollama pull {model}` "

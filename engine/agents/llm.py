@@ -18,6 +18,8 @@ import structlog
 from pydantic import BaseModel, ValidationError
 
 from engine import texts
+from engine.agents.openai_route import OpenAIClient
+from engine.agents.pool import Pool
 from engine.config import LLMConfig
 from engine.errors import ModelFailed, ModelInvalid, ModelMissing, ModelTimeout, ModelUnreachable
 from engine.language.text import public_url
@@ -48,6 +50,9 @@ class LLM:
         self._client: ollama.AsyncClient | None = None
         self._slots: asyncio.Semaphore | None = None
         self._schemas: dict[type[BaseModel], dict[str, Any]] = {}
+        # With two hosts or more (OLLAMA_HOSTS) calls go through the pool; one host: the client above, as ever.
+        self._pool: Pool | None = None
+        self._openai: OpenAIClient | None = None  # OPENAI_BASE_URL, for the agents it names
 
     @property
     def config(self) -> LLMConfig:
@@ -90,7 +95,9 @@ class LLM:
         Raises:
             ModelUnreachable, ModelTimeout, ModelMissing, ModelFailed, ModelInvalid.
         """
-        model = self._config.model_for(agent)
+        route = self._config.openai
+        to_openai = route is not None and agent in route.agents
+        model = route.model if route is not None and to_openai else self._config.model_for(agent)
         messages: list[dict[str, str]] = [
             {"role": "system", "content": system},
             {"role": "user", "content": user},
@@ -99,7 +106,8 @@ class LLM:
         last_error = ""
         for attempt in range(1, attempts + 1):
             started = time.perf_counter()
-            content = await self._chat(model, messages, schema if schema is not None else self._schema(output))
+            sent = schema if schema is not None else self._schema(output)
+            content = await (self._openai_chat(messages, sent) if to_openai else self._chat(model, messages, sent))
             try:
                 result = output.model_validate_json(content)
             except ValidationError as exc:
@@ -127,8 +135,19 @@ class LLM:
             "OLLAMA_MODEL, e.g. qwen2.5:7b-instruct or larger)."
         )
 
+    async def _openai_chat(self, messages: list[dict[str, str]], schema: dict[str, Any]) -> str:
+        if self._openai is None:
+            assert self._config.openai is not None
+            self._openai = OpenAIClient(self._config, self._config.openai)
+        return await self._openai.chat(messages, schema)
+
     async def _chat(self, model: str, messages: list[dict[str, str]], schema: dict[str, Any]) -> str:
         cfg = self._config
+        if len(cfg.hosts) > 1:
+            if self._pool is None:
+                self._pool = Pool(cfg)
+            options = {"temperature": cfg.temperature, "seed": cfg.seed, "num_ctx": cfg.num_ctx}
+            return await self._pool.chat(model, messages, schema, options)
         client = self._get_client()
         assert self._slots is not None
         try:
@@ -152,8 +171,19 @@ class LLM:
             raise ModelUnreachable(texts.model_connection_failed(public_url(cfg.host), type(exc).__name__)) from None
         return response.message.content or ""
 
+    @property
+    def pool(self) -> Pool | None:
+        """The pool of model servers, once a call has used it."""
+        return self._pool
+
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""
+        if self._pool is not None:
+            await self._pool.aclose()
+            self._pool = None
+        if self._openai is not None:
+            await self._openai.aclose()
+            self._openai = None
         if self._client is not None:
             # ollama's AsyncClient keeps its httpx client as `_client`.
             inner = getattr(self._client, "_client", None)

@@ -279,3 +279,48 @@ async def test_model_invalid_points_to_the_doctor(fake: FakeOllama) -> None:
     with pytest.raises(ModelInvalid, match=r"python -m bot doctor"):
         await llm.structured("router", DoctorProbe, "sys", "user")
     await llm.aclose()
+
+
+def test_a_pool_lists_its_hosts_and_checks_each(doctor: Doctor, fake: FakeOllama) -> None:
+    with FakeOllama() as second, FakeOllama() as gone:
+        second.default("DoctorProbe", GOOD)
+        gone.stop()  # a port nothing listens on
+        code, lines = doctor(OLLAMA_HOSTS=f"{fake.url},{second.url}#4,{gone.url}", OLLAMA_MODEL_CONCURRENCY="2")
+    assert code == 1
+    assert lines[0] == (
+        f"ok    a pool of 3 hosts: {fake.url} (cap 1), {second.url} (cap 4), {gone.url} (cap 1); at most 2 per model"
+    )
+    for url in (fake.url, second.url):
+        only(lines, f"answers at {url}")
+        only(lines, f"{url}: {DEFAULT_MODEL} answers in the JSON schema it is sent")
+    assert only(lines, "does not answer").startswith(f"FAIL  Ollama does not answer at {gone.url} (ConnectError)")
+    assert lines[-1] == "1 check failed"
+
+
+def test_an_openai_server_is_checked_and_its_context_told(doctor: Doctor, fake: FakeOllama) -> None:
+    with FakeOllama(models=("Qwen/Qwen2.5-7B-Instruct",)) as served:
+        served.context_length = 8192
+        code, lines = doctor(OPENAI_BASE_URL=f"{served.url}/v1", OPENAI_MODEL="Qwen/Qwen2.5-7B-Instruct")
+        assert code == 0, lines
+        assert f"ok    {served.url}/v1 serves Qwen/Qwen2.5-7B-Instruct (synthesizer)" in lines
+        assert (
+            f"ok    Qwen/Qwen2.5-7B-Instruct at {served.url}/v1 holds 8,192 tokens "
+            "(OLLAMA_NUM_CTX=8192 is not sent on this route)"
+        ) in lines
+        served.context_length = 4096  # started with a shorter context than the prompts are sized to
+        code, lines = doctor(
+            OPENAI_BASE_URL=f"{served.url}/v1",
+            OPENAI_MODEL="Qwen/Qwen2.5-7B-Instruct",
+            OPENAI_AGENTS="synthesizer,chat",
+        )
+        assert code == 1
+        assert only(lines, "holds 4,096 tokens").endswith(
+            "— start the server with a context of at least 8192 (llama-server -c 8192, vLLM --max-model-len 8192)"
+        )
+        code, lines = doctor(OPENAI_BASE_URL=f"{served.url}/v1", OPENAI_MODEL="qwen-other")  # the agents stay set
+        assert only(lines, "does not serve").startswith(
+            f"FAIL  {served.url}/v1 does not serve qwen-other (synthesizer, chat); it serves Qwen/Qwen2.5-7B-Instruct"
+        )
+        served.stop()
+        code, lines = doctor(OPENAI_BASE_URL=f"{served.url}/v1", OPENAI_MODEL="Qwen/Qwen2.5-7B-Instruct")
+        assert code == 1 and "does not answer at" in lines[-2]

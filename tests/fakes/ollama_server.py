@@ -372,6 +372,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self._chat(body)
             elif route == ("POST", "/api/embed"):
                 self._embed(body)
+            elif route == ("POST", "/v1/chat/completions"):
+                self._openai_chat(body)
+            elif route == ("GET", "/v1/models"):
+                self._srv.fake._record(method, path, body, None)
+                self._send_json(200, self._srv.fake._openai_models())
             elif route == ("GET", "/api/tags"):
                 self._srv.fake._record(method, path, body, None)
                 self._send_json(200, self._srv.fake._tags())
@@ -398,8 +403,21 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _chat(self, body: dict[str, Any]) -> None:
         fake = self._srv.fake
+        fake._enter()
+        try:
+            self._answer_chat(body)
+        finally:
+            fake._leave()
+
+    def _answer_chat(self, body: dict[str, Any]) -> None:
+        fake = self._srv.fake
         title = _title_of(body)
         pending = fake._arrive("/api/chat", body, title)
+        refuse = fake.refuse
+        if refuse is not None:
+            # Before the model check and the delay: a full queue answers at once, as Ollama's does.
+            self._send_json(refuse.status, {"error": refuse.error})
+            return
         if not self._model_ok(body):
             return
         if not self._sleep(fake.delay_s):
@@ -461,6 +479,47 @@ class _Handler(BaseHTTPRequestHandler):
             }
         )
         self._send_ndjson(parts)
+
+    def _openai_chat(self, body: dict[str, Any]) -> None:
+        """The OpenAI-compatible route (Ollama, vLLM and llama-server all serve it): the reply is picked
+        by the title of ``response_format.json_schema.schema``, from the same scripts as ``/api/chat``."""
+        fake = self._srv.fake
+        fmt = body.get("response_format")
+        spec = fmt.get("json_schema") if isinstance(fmt, Mapping) else None
+        schema = spec.get("schema") if isinstance(spec, Mapping) else None
+        title = str(schema["title"]) if isinstance(schema, Mapping) and schema.get("title") else TEXT_TITLE
+        pending = fake._arrive("/v1/chat/completions", body, title)
+        fake.authorization = self.headers.get("Authorization")
+        model = str(body.get("model"))
+        if not fake._has_model(model):
+            # vLLM's shape and wording.
+            error = {"message": f"The model `{model}` does not exist.", "type": "NotFoundError", "code": 404}
+            self._send_json(404, {"error": error})
+            return
+        if not self._sleep(fake.delay_s):
+            return
+        outcome = self._resolve(pending.reply, body, embed=False) if pending.found else None
+        if outcome is None or outcome.error is not None:
+            status = outcome.status if outcome is not None else 500
+            message = outcome.error if outcome is not None else f"fake: no reply scripted for title {title}"
+            self._send_json(status, {"error": {"message": message, "code": status}})
+            return
+        self._send_json(
+            200,
+            {
+                "id": "chatcmpl-fake",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": outcome.content or ""},
+                        "finish_reason": "stop",
+                    }
+                ],
+            },
+        )
 
     def _embed(self, body: dict[str, Any]) -> None:
         fake = self._srv.fake
@@ -635,6 +694,11 @@ class FakeOllama:
         self.ps_context = True  # False: /api/ps without context_length, as Ollama before mid-2025
         self.chat_stats: dict[str, int] = {}  # overrides of chat replies' token counts and durations (a slow machine)
         self._loaded: dict[str, int] = {}  # model -> context granted at its last load
+        # A pool of model servers (engine/agents/pool.py) is tested against several fakes:
+        self.refuse: Fail | None = None  # set: every chat gets this answer, e.g. Fail(503) as a full queue gives
+        self.in_flight = 0  # chats being answered now
+        self.authorization: str | None = None  # the Authorization header of the last /v1 chat (an API key)
+        self.max_in_flight = 0  # the most chats answered at once since the start (or `reset`)
 
     # -- lifecycle --------------------------------------------------------
 
@@ -765,6 +829,7 @@ class FakeOllama:
             self._requests.clear()
             self._unscripted.clear()
             self._errors.clear()
+            self.max_in_flight = self.in_flight
 
     def pending(self) -> dict[str, int]:
         """Return how many scripted replies are still queued, per title."""
@@ -833,6 +898,20 @@ class FakeOllama:
                 self._unscripted.append(title)
             return _Pending(found=False)
 
+    def _enter(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
+    def chat_count(self) -> int:
+        """How many chat requests arrived (answered or not)."""
+        with self._lock:
+            return sum(1 for r in self._requests if r.path == "/api/chat")
+
     def _has_model(self, name: str) -> bool:
         with self._lock:
             return self._has_model_locked(name)
@@ -879,6 +958,18 @@ class FakeOllama:
             else:
                 # Ollama's default (4k below 24 GiB of VRAM) when none is asked; never past the trained size.
                 self._loaded[name] = min(asked if isinstance(asked, int) else 4096, self.context_length)
+
+    def _openai_models(self) -> dict[str, Any]:
+        """``/v1/models`` as vLLM answers it: each model with the context the server was started with."""
+        with self._lock:
+            names = sorted(self.models)
+        return {
+            "object": "list",
+            "data": [
+                {"id": name, "object": "model", "owned_by": "fake", "max_model_len": self.context_length}
+                for name in names
+            ],
+        }
 
     def _show(self, name: object) -> tuple[int, dict[str, Any]]:
         """``/api/show``: the model's details and its trained context, or Ollama's 404."""

@@ -371,3 +371,27 @@ def test_reset_clears_scripts_and_recordings(fake: FakeOllama, client: ollama.Cl
     assert fake.requests == [] and fake.titles() == [] and fake.pending() == {}
     with pytest.raises(ollama.ResponseError):
         client.chat(model=MODEL, messages=MESSAGES)
+
+
+def test_refuse_answers_every_chat_at_once_and_in_flight_is_counted() -> None:
+    with FakeOllama(delay_s=0.05) as fake:
+        fake.default("Verdict", {"ok": True, "reason": "fine"})
+        client = ollama.Client(host=fake.url)
+
+        def ask() -> None:
+            client.chat(model=MODEL, messages=MESSAGES, format=Verdict.model_json_schema())
+
+        threads = [asyncio.to_thread(ask) for _ in range(3)]
+
+        async def all_at_once() -> None:
+            await asyncio.gather(*threads)
+
+        asyncio.run(all_at_once())
+        assert (fake.in_flight, fake.max_in_flight, fake.chat_count()) == (0, 3, 3)
+        fake.refuse = Fail(503, "server busy, please try again.  maximum pending requests exceeded")
+        started = time.perf_counter()
+        with pytest.raises(ollama.ResponseError) as caught:
+            ask()
+        assert caught.value.status_code == 503 and time.perf_counter() - started < 0.05  # no delay first
+        fake.reset()
+        assert (fake.max_in_flight, fake.chat_count()) == (0, 0)
