@@ -1,4 +1,4 @@
-"""A reminder's buttons as commands to type, for platforms that show them as text (console, Slack for now)."""
+"""A reminder's buttons as commands to type, for platforms that show them as text (the console)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ def typed_buttons(card: ReminderCard, command: str = "/") -> str:
     does what its button would (the same ``reminders`` control, refused when stale); empty without buttons.
 
     Args:
-        command: what comes before ``reminders``: ``/`` in the console, ``/almanac `` in Slack.
+        command: what comes before ``reminders``: ``/`` in the console (``/almanac `` would suit Slack, which shows buttons).
     """
     return " · ".join(
         f"{label}: {command}reminders {card.command(action)}"

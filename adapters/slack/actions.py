@@ -7,20 +7,27 @@ and the conversation so that a press finds its thread even when the message
 it sits on was sent before a restart. Both stay far below Slack's limits
 (255 and 2,000 characters). The value comes back inside the request, so it
 is a claim, never an identity: the press acts as the member who pressed.
+
+A reminder's button (``almanac:reminder:<action>``) carries, in place of an
+interrupt id, the ``reminders`` control's argument (`engine.ReminderCard.command`:
+``done 3 1764129600``): the engine refuses it as stale when the reminder moved on.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
+
+from engine import ReminderAction
 
 PREFIX = "almanac:"
 ACTION_PATTERN = re.compile(r"^almanac:")
 """Matches every action id of ours (bolt routes presses with it)."""
 
-PressKind = Literal["choice", "skip", "approve", "revise", "cancel", "forget"]
-_KINDS: tuple[PressKind, ...] = ("choice", "skip", "approve", "revise", "cancel", "forget")
+PressKind = Literal["choice", "skip", "approve", "revise", "cancel", "forget", "reminder"]
+_KINDS: tuple[PressKind, ...] = ("choice", "skip", "approve", "revise", "cancel", "forget", "reminder")
+_REMINDER_ACTIONS: tuple[str, ...] = get_args(ReminderAction)
 
 
 @dataclass(frozen=True)
@@ -28,8 +35,10 @@ class Press:
     """One button: what it does and whose question or plan it answers.
 
     Attributes:
-        kind: choice / skip / approve / revise / cancel, or forget (the /almanac forget confirmation).
-        interrupt_id: the pending question's or plan's id ("" for forget).
+        kind: choice / skip / approve / revise / cancel, forget (the /almanac forget confirmation), or
+            reminder (a `engine.ReminderCard`'s button).
+        interrupt_id: the pending question's or plan's id ("" for forget); for a reminder, the ``reminders``
+            control's argument (``done 3 1764129600``).
         owner: the Slack member id allowed to press ("" = no one named). It only narrows: a press always
             acts as the member who pressed (`adapters.slack.place.Place.of_press`).
         conversation: the engine's conversation key (it must be the presser's own).
@@ -45,6 +54,8 @@ class Press:
     @property
     def action_id(self) -> str:
         """Unique within its message, as Slack requires."""
+        if self.kind == "reminder":
+            return f"{PREFIX}reminder:{self.interrupt_id.partition(' ')[0]}"
         return f"{PREFIX}{self.kind}" + (f":{self.index}" if self.kind == "choice" else "")
 
     @property
@@ -63,7 +74,9 @@ class Press:
             return None
         if kind == "choice" and not index.isdigit():
             return None
-        return cls(kind, parts[0], parts[1], parts[2], int(index) if index else 0)
+        if kind == "reminder" and (index not in _REMINDER_ACTIONS or parts[0].partition(" ")[0] != index):
+            return None
+        return cls(kind, parts[0], parts[1], parts[2], int(index) if index.isdigit() else 0)
 
 
 def owner_of(user_key: str) -> str:

@@ -122,6 +122,8 @@ class Pressed(_Message):
     """The pressed message's blocks (shown again with the decision)."""
     ephemeral: bool = False
     """An ephemeral message, replaced through the response URL."""
+    label: str = ""
+    """The pressed button's text (a reminder's shows on the message after the press)."""
 
 
 class ReviseSubmitted(_Message):

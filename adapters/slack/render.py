@@ -8,7 +8,7 @@ escaped (`adapters.slack.text.esc`) wherever Slack parses markup: the
 ``text`` fallback, ``mrkdwn`` (questions, plans, notices, context lines) and
 the ``markdown`` block alike, so an imported ``<!channel>`` never pings and
 ``<https://…|click>`` is never a link. Button labels are ``plain_text``,
-which Slack does not parse. Questions and plans carry their buttons
+which Slack does not parse. Questions, plans and reminders carry their buttons
 (`adapters.slack.actions.Press`). The commands engine text names (``send
 /retry``) read as typed in Slack (``/almanac retry``: `adapters.slack.text.as_typed`).
 """
@@ -20,7 +20,6 @@ from datetime import datetime, timezone
 from typing import Any
 
 from adapters.common.notes import entry_dates, notes_for, record_lines
-from adapters.common.reminders import typed_buttons
 from adapters.slack.actions import Press, owner_of
 from adapters.slack.text import COMMAND, MARKDOWN_LIMIT, SECTION_LIMIT, as_typed, esc, shorten, split
 from engine import Answer, ApprovalRequest, Ask, Citation, Failure, Logged, Notice, Outcome, ReminderCard
@@ -69,9 +68,8 @@ def render(outcome: Outcome, conversation: str, command: str = COMMAND) -> list[
         return plain(f"⚠️ {as_typed(outcome.text, command)}")
     if isinstance(outcome, Notice):
         return plain(as_typed(outcome.text, command))
-    if isinstance(outcome, ReminderCard):  # no buttons yet: the commands they stand for
-        buttons = typed_buttons(outcome, f"{command} ")
-        return plain(outcome.text + (f"\n{buttons}" if buttons else ""))
+    if isinstance(outcome, ReminderCard):
+        return [reminder(outcome.model_copy(update={"text": as_typed(outcome.text, command)}), conversation)]
     return []
 
 
@@ -156,6 +154,21 @@ def approval(outcome: ApprovalRequest, conversation: str) -> SlackMessage:
         {"type": "actions", "block_id": "almanac:plan", "elements": buttons},
     ]
     return SlackMessage(text=esc(shorten(f"Plan: {outcome.title}", 3_000)), blocks=blocks)
+
+
+def reminder(card: ReminderCard, conversation: str) -> SlackMessage:
+    """A reminder: its text, and a button per action (each the ``reminders`` control on this reminder at this
+    instant, `ReminderCard.command`), pressable by its owner only; no buttons, no ``actions`` block."""
+    owner = owner_of(card.asked_by)
+    styles = {"confirm": "primary", "done": "primary"}
+    buttons = [
+        _button(label, Press("reminder", card.command(action), owner, conversation), style=styles.get(action))
+        for action, label in zip(card.actions, card.labels, strict=True)
+    ]
+    blocks = [_section(shorten_block(esc(card.text)))]
+    if buttons:
+        blocks.append({"type": "actions", "block_id": "almanac:reminder", "elements": buttons})
+    return SlackMessage(text=esc(shorten(card.text, 3_000)), blocks=blocks)
 
 
 def forget_confirmation(user_key: str, conversation: str) -> SlackMessage:

@@ -194,7 +194,9 @@ class Workspace:
             "container": {"type": "message", "message_ts": f"{n}.0", "channel_id": channel, "is_ephemeral": True},
             "channel": {"id": channel},
             "response_url": self.slack.response_url(f"press{n}"),
-            "actions": [{"type": "button", "action_id": button["action_id"], "value": button["value"]}],
+            "actions": [
+                {"type": "button", "action_id": button["action_id"], "value": button["value"], "text": button["text"]}
+            ],
         }
         reply = await self.sender.interaction(payload)
         await self.settle()

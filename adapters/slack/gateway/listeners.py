@@ -261,9 +261,18 @@ class Listeners:
             self._notice(place, texts.ALREADY)
             return
         blocks = list((body.get("message") or {}).get("blocks") or [])
+        label = str((action.get("text") or {}).get("text") or "")
         # Parsed once, here: the worker gets the press itself, not the button's strings to read again.
         self.handoff.press(
-            Pressed(place=place, press=press, channel=channel, ts=message_ts, blocks=blocks, ephemeral=ephemeral)
+            Pressed(
+                place=place,
+                press=press,
+                channel=channel,
+                ts=message_ts,
+                blocks=blocks,
+                ephemeral=ephemeral,
+                label=label,
+            )
         )
 
     async def _on_revise(self, ack: AsyncAck, body: Body, view: Body) -> None:

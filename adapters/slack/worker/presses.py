@@ -7,7 +7,9 @@ and took the message's buttons with a compare-and-set; what it hands over here
 conversation's queue, checks that its question or plan is still the open
 one, shows who decided what and when (``chat.update``, buttons gone) and
 resumes the engine. A stale press gets an ephemeral notice and changes
-nothing.
+nothing. A reminder's button (`_reminder`) needs no open question: its
+message shows what was pressed, and the engine runs the ``reminders`` control,
+which itself refuses a stale press.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class Presses:
             case ForgetConfirmed():
                 turn = Control(conversation=place.conversation, user=place.user_key, action="forget")
                 await self.turns.run(place, turn, private=True)
+            case Pressed() if spec.press.kind == "reminder":
+                await self._reminder(spec)
             case Pressed():
                 await self._decide(
                     place, spec.press, spec.channel, spec.ts, list(spec.blocks), ephemeral=spec.ephemeral
@@ -58,6 +62,21 @@ class Presses:
                 await self.turns.home.publish(place)
             case _:
                 assert_never(spec)
+
+    async def _reminder(self, spec: Pressed) -> None:
+        """A reminder's button: its buttons go (the press's label shown instead), then the ``reminders``
+        control runs as the presser; answered where the card was (privately when it was ephemeral)."""
+        place = spec.place
+        label = f"✓ {spec.label}" if spec.label else "✓"
+        shown = decided_message(list(spec.blocks), label, place.user, datetime.now(timezone.utc))
+        if spec.ephemeral and place.response_url is not None:
+            await self.outbox.respond(place, shown, replace_original=True)
+        else:
+            await self.outbox.update(spec.channel, spec.ts, shown)
+        turn = Control(
+            conversation=place.conversation, user=place.user_key, action="reminders", argument=spec.press.interrupt_id
+        )
+        await self.turns.run(place, turn, private=spec.ephemeral)
 
     async def _decide(
         self,

@@ -1,11 +1,11 @@
-"""Reminders in Slack, end to end: ``/almanac remind`` in a DM, its typed confirmation (answered privately,
-as every command is), and the reminder posted into the DM with ``chat.postMessage`` when it falls due (the
-scheduler on a fake clock)."""
+"""Reminders in Slack, end to end: ``/almanac remind`` in a DM, its confirmation typed as the command its
+button stands for (answered privately, as every command is), and the reminder posted into the DM with
+``chat.postMessage`` when it falls due (the scheduler on a fake clock). Pressing the buttons:
+``test_reminder_buttons``."""
 
 from __future__ import annotations
 
 import asyncio
-import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -24,11 +24,13 @@ async def test_remind_in_a_dm_is_posted_there_once_when_due(
         engine.scheduler = Scheduler(engine.reminders, now=clock)
         async with running(slack, engine, tmp_path / "data") as ws:
             await ws.slash("remind in 1m stretch", channel=DM)
-            proposal = ws.ephemeral_texts()[-1]  # a command's answer is the person's own
-            assert "Remind you “stretch”" in proposal
-            confirm = re.search(r"/almanac (reminders confirm \d+ \d+)", proposal)
-            assert confirm is not None, proposal
-            await ws.slash(confirm.group(1), channel=DM)
+            proposal = slack.ephemeral[-1]  # a command's answer is the person's own
+            assert "Remind you “stretch”" in proposal["text"]
+            button = proposal["blocks"][-1]["elements"][0]
+            assert button["text"]["text"] == "Set it"
+            argument = button["value"].split("|")[0]  # what /almanac reminders takes: "confirm <id> <unix time>"
+            assert argument.split(" ")[0] == "confirm", argument
+            await ws.slash(f"reminders {argument}", channel=DM)
             assert "Reminder set: “stretch”" in ws.ephemeral_texts()[-1]
             before = len(slack.messages(DM))
             # The reminder is due a minute after the command arrived, to the second (rounded up), and the
@@ -39,4 +41,4 @@ async def test_remind_in_a_dm_is_posted_there_once_when_due(
             await engine.scheduler.tick()
             due = slack.messages(DM)[before:]
             assert len(due) == 1 and due[0].shown().startswith("⏰ stretch")
-            assert "/almanac reminders done" in due[0].shown()
+            assert [b["text"]["text"] for b in due[0].buttons()] == ["Done", "Snooze 1h"]
