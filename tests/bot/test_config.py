@@ -54,10 +54,13 @@ def test_unwritable_data_dir_is_a_clear_startup_error(tmp_path: Path) -> None:
     assert "DATA_DIR" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_token_for_missing_adapter_says_so(tmp_path: Path) -> None:
-    result = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="123456:" + "A" * 35)
+def test_a_telegram_bot_api_out_of_reach_stops_start_up_with_one_line_without_the_token(tmp_path: Path) -> None:
+    # A closed port on loopback: the bot process never looks past this machine (it once asked DNS for
+    # api.telegram.org here, which the in-process loopback guard cannot see in a child process).
+    result = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="123456:" + "A" * 35, TELEGRAM_API_BASE_URL="http://127.0.0.1:9/bot")
     assert result.returncode == 2
-    assert "telegram" in result.stderr and "A" * 35 not in result.stderr
+    assert "cannot reach the Telegram Bot API at http://127.0.0.1:9/bot" in result.stderr
+    assert "A" * 35 not in result.stderr
 
 
 def test_console_starts_and_quits_on_end_of_input(tmp_path: Path) -> None:
