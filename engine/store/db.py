@@ -46,6 +46,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS entries_source ON entries (user_key, source_ke
 CREATE INDEX IF NOT EXISTS entries_user_day ON entries (user_key, status, occurred_on);
 CREATE INDEX IF NOT EXISTS entries_supersedes ON entries (supersedes) WHERE supersedes IS NOT NULL;
 CREATE INDEX IF NOT EXISTS entries_chat_logs ON entries (user_key, created_at) WHERE source = 'chat' AND status = 'active';
+-- Every person's planned sessions of a few days, read by the scheduler each pass (nudges, planned days).
+CREATE INDEX IF NOT EXISTS entries_planned_day ON entries (occurred_on) WHERE kind = 'planned' AND status = 'active';
 CREATE VIRTUAL TABLE IF NOT EXISTS entries_fts USING fts5 (
     owner, raw_text, terms, content='entries', content_rowid='rowid', tokenize='unicode61'
 );
