@@ -36,8 +36,8 @@ SETTINGS: dict[str, str] = {
     "fsync": "off",
     "synchronous_commit": "off",
     "full_page_writes": "off",
-    # Suites open pools per test (LangGraph's saver, the store) and a leaked pool holds its
-    # connections until the test's database is dropped with FORCE; the default 100 runs out.
+    # A test may open pools (the checkpoint saver's, the store's), and one it leaves open holds its
+    # connections until the test's database is dropped WITH (FORCE); the default of 100 leaves little room.
     "max_connections": "300",
 }
 
@@ -56,7 +56,8 @@ _START_ATTEMPTS = 3
 
 
 class ClusterError(RuntimeError):
-    """The cluster could not be created or started; the message carries the server's log."""
+    """The cluster could not be created or started (the message carries initdb's output or the server's
+    log), or a server URL points past loopback."""
 
 
 def initdb_path() -> str | None:
@@ -126,8 +127,8 @@ def stop(directory: Path) -> None:
 def create_database(server_url: str) -> str:
     """Create a new empty database (from template1) on the server and return its URL."""
     name = f"t_{secrets.token_hex(8)}"
-    # FILE_COPY copies template1's files and checkpoints, which costs nothing with fsync off; the default
-    # WAL_LOG (PostgreSQL 15+) writes the whole template through WAL and measured a little slower here.
+    # FILE_COPY copies template1's files and checkpoints, which costs little with fsync off; the default
+    # WAL_LOG writes the whole template through WAL and measured a little slower. (STRATEGY: PostgreSQL 15+.)
     with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {} STRATEGY FILE_COPY").format(sql.Identifier(name)))
     return with_database(server_url, name)
