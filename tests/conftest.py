@@ -1,4 +1,5 @@
-"""Shared fixtures: the offline guard, a fake Ollama over real HTTP, and engines on both checkpointers."""
+"""Shared fixtures: the offline guard, a fake Ollama over real HTTP, engines on both checkpointers, and a
+throwaway PostgreSQL with a fresh database per test."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from engine.config import EngineConfig, LLMConfig
 from engine.engine import Engine
 from tests.fakes.ollama_server import FakeOllama
-from tests.helpers import network
+from tests.helpers import network, postgres
 
 
 @pytest.fixture(autouse=True)
@@ -95,3 +96,35 @@ def sqlite_engine(tmp_path: Path, fake: FakeOllama, read_in_code: bool) -> OpenE
             yield engine
 
     return _open
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server on loopback (its maintenance database), for the whole session.
+
+    ``ALMANAC_TEST_POSTGRES`` names a running server (CI starts one with ``.ci/postgres``); without it a
+    throwaway cluster starts here when ``initdb`` is on PATH, and the Postgres suites skip otherwise.
+    """
+    url = os.environ.get("ALMANAC_TEST_POSTGRES")
+    if url:
+        try:
+            postgres.require_loopback(url)
+        except postgres.ClusterError as error:
+            pytest.fail(f"ALMANAC_TEST_POSTGRES: {error}")
+        yield url
+        return
+    if postgres.initdb_path() is None:
+        pytest.skip("no PostgreSQL: initdb is not on PATH and ALMANAC_TEST_POSTGRES is not set")
+    cluster = postgres.Cluster.start()
+    try:
+        yield cluster.server_url
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(postgres_server: str) -> Iterator[str]:
+    """A fresh empty database (a copy of template1) on the session's server, dropped after the test."""
+    url = postgres.create_database(postgres_server)
+    yield url
+    postgres.drop_database(url)

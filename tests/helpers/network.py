@@ -1,5 +1,10 @@
 """A guard that fails any test reaching past loopback (python-telegram-bot's
-``OfflineRequest`` in spirit): every real client in the tests talks to a local fake."""
+``OfflineRequest`` in spirit): every real client in the tests talks to a local fake.
+
+PostgreSQL is the exception it cannot see: psycopg resolves a host *name* through ``socket.getaddrinfo``
+(guarded here), but libpq opens the connection in C, past the patched ``socket`` methods, and an IP
+address is never resolved at all. So ``tests/helpers/postgres.py`` checks the server URL itself
+(:func:`tests.helpers.postgres.require_loopback`) before any test connects."""
 
 from __future__ import annotations
 
@@ -17,7 +22,8 @@ class NetworkAccessError(AssertionError):
 _LOCAL_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", ""}
 
 
-def _is_loopback(host: object) -> bool:
+def is_loopback(host: object) -> bool:
+    """True for a name or address of this machine (``localhost``, ``127.0.0.0/8``, ``::1``)."""
     if isinstance(host, bytes):
         host = host.decode()
     if not isinstance(host, str):
@@ -34,7 +40,7 @@ def _check(address: Any, family: int) -> None:
     if family == getattr(socket, "AF_UNIX", None):
         return
     host = address[0] if isinstance(address, tuple) and address else address
-    if not _is_loopback(host):
+    if not is_loopback(host):
         raise NetworkAccessError(f"test tried to connect to {address!r}; only loopback is allowed")
 
 
@@ -51,7 +57,7 @@ def install(monkeypatch: pytest.MonkeyPatch) -> None:
         return connect_ex(self, address)
 
     def guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
-        if host is not None and not _is_loopback(host):
+        if host is not None and not is_loopback(host):
             raise NetworkAccessError(f"test tried to resolve {host!r}; only loopback is allowed")
         return getaddrinfo(host, *args, **kwargs)
 
