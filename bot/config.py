@@ -104,6 +104,8 @@ class Settings(BaseSettings):
     chroma_host: str | None = None
     """A Chroma server (``chroma run``) for the knowledge base; empty = the embedded one under ``DATA_DIR``."""
     chroma_port: int = Field(default=8000, ge=1, le=65535)
+    chroma_token: SecretStr | None = None
+    """Sent to the Chroma server as ``Authorization: Bearer …``: the token its proxy checks (``deploy/chroma-proxy/``)."""
     knowledge_top_k: int = Field(default=5, ge=1, le=50)
     context_expansion_enabled: bool = True
     context_expansion_depth: int = Field(default=1, ge=0, le=2)
@@ -168,6 +170,7 @@ class Settings(BaseSettings):
         "openai_base_url",
         "openai_model",
         "openai_api_key",
+        "chroma_token",
         mode="before",
     )
     @classmethod
@@ -252,6 +255,7 @@ class Settings(BaseSettings):
                 self.slack_app_token,
                 self.slack_signing_secret,
                 self.openai_api_key,
+                self.chroma_token,
             )
             if s is not None and s.get_secret_value()
         ]
@@ -267,6 +271,7 @@ class Settings(BaseSettings):
             data_dir=self.data_dir,
             chroma_host=self.chroma_host,
             chroma_port=self.chroma_port,
+            chroma_token=self.chroma_token,
             embedding_backend=self.embedding_backend,
             embedding_model=self.embedding_model,
             ollama_host=self.embedding_host(),

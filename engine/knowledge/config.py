@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 
 class KnowledgeConfig(BaseModel):
@@ -18,6 +18,9 @@ class KnowledgeConfig(BaseModel):
     chroma_host: str | None = None
     """A Chroma server (``chroma run``) to use instead of the embedded one; the BM25 index stays local."""
     chroma_port: int = Field(default=8000, ge=1, le=65535)
+    chroma_token: SecretStr | None = None
+    """Sent on every request to the server as ``Authorization: Bearer …``; Chroma 1.x checks no token itself,
+    so a proxy in front of it does (``deploy/chroma-proxy/``). None: no header."""
     collection: str = "almanac-knowledge"
     """Chroma collection name (3-512 characters of ``[a-zA-Z0-9._-]``)."""
     embedding_backend: Literal["builtin", "ollama"] = "builtin"

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any, cast
 
 import chromadb
+import httpx
 import numpy as np
 import structlog
 from chromadb.api import ClientAPI
@@ -26,6 +27,7 @@ from chromadb.api.types import (
     Where,
 )
 from chromadb.config import Settings as ChromaSettings
+from chromadb.errors import AuthorizationError, ChromaAuthError
 
 from engine.knowledge.config import KnowledgeConfig
 from engine.knowledge.embedding import Embedder, Vectors
@@ -72,22 +74,67 @@ class AlmanacEmbeddingFunction(EmbeddingFunction[Documents]):
         return "cosine"
 
 
+TOKEN_REFUSED = "the Chroma server refused the token: CHROMA_TOKEN is {what}"
+"""What a 401 or 403 from the server (its token-checking proxy) becomes; the token itself is never repeated."""
+
+
 @contextmanager
 def _failures(action: str) -> Iterator[None]:
     """Chroma's many exception kinds (HTTP, Rust bindings, values) as one typed error."""
     try:
         yield
+    except (ChromaAuthError, AuthorizationError) as exc:
+        # The proxy's 401 body is Chroma-shaped JSON, so chromadb raises its auth error: say what to fix.
+        raise KnowledgeStoreError(
+            f"Chroma could not {action}: {TOKEN_REFUSED.format(what='missing or wrong')}"
+        ) from exc
     except Exception as exc:
         raise KnowledgeStoreError(f"Chroma could not {action}: {exc}") from exc
+
+
+def _headers(config: KnowledgeConfig) -> dict[str, str]:
+    # A new dict each time: chromadb's client adds its own headers to the dict it is given.
+    if config.chroma_token is None:
+        return {}
+    return {"Authorization": f"Bearer {config.chroma_token.get_secret_value()}"}
+
+
+def _server(config: KnowledgeConfig) -> tuple[str, bool]:
+    """The server's host name (no scheme) and whether it speaks HTTPS."""
+    host = config.chroma_host or ""
+    ssl = host.startswith("https://")
+    return host.removeprefix("https://").removeprefix("http://").rstrip("/"), ssl
+
+
+def _check_token(config: KnowledgeConfig) -> None:
+    """Ask the server's heartbeat with the token before chromadb does.
+
+    A proxy answers a missing or wrong token with 401 and a body of its own
+    (nginx's is HTML), which chromadb would pass on as the text of a bare
+    ``Exception``; the status code, read here, says what to fix whatever the proxy.
+
+    Raises:
+        KnowledgeStoreError: The server answered 401 or 403.
+    """
+    host, ssl = _server(config)
+    url = f"{'https' if ssl else 'http'}://{host}:{config.chroma_port}/api/v2/heartbeat"
+    try:
+        status = httpx.get(url, headers=_headers(config), timeout=10.0).status_code
+    except httpx.HTTPError:
+        return  # unreachable: chromadb's own attempt fails next, and its error names the address
+    if status in (401, 403):
+        what = "not set" if config.chroma_token is None else "not the one the server's proxy expects"
+        raise KnowledgeStoreError(f"{TOKEN_REFUSED.format(what=what)} ({host}:{config.chroma_port} answered {status})")
 
 
 def _client(config: KnowledgeConfig) -> ClientAPI:
     settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
     if config.chroma_host:
-        host = config.chroma_host
-        ssl = host.startswith("https://")
-        host = host.removeprefix("https://").removeprefix("http://").rstrip("/")
-        return chromadb.HttpClient(host=host, port=config.chroma_port, ssl=ssl, settings=settings)
+        _check_token(config)
+        host, ssl = _server(config)
+        return chromadb.HttpClient(
+            host=host, port=config.chroma_port, ssl=ssl, headers=_headers(config), settings=settings
+        )
     config.chroma_dir.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=str(config.chroma_dir), settings=settings)
 

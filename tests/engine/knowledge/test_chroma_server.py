@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,40 +12,14 @@ from engine.knowledge.config import KnowledgeConfig
 from engine.knowledge.embedding import BuiltinEmbedder
 from engine.knowledge.store import KnowledgeStoreError
 from tests.engine.knowledge.conftest import GRAPH, write_articles
-
-CHROMA = shutil.which("chroma", path=str(Path(sys.executable).parent))
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.helpers.chroma import chroma_server as running_chroma
+from tests.helpers.chroma import free_port
 
 
 @pytest.fixture
 def chroma_server(tmp_path: Path) -> Iterator[int]:
-    if CHROMA is None:
-        pytest.skip("the chroma command is not installed")
-    port = _free_port()
-    server = subprocess.Popen(
-        [CHROMA, "run", "--path", str(tmp_path / "server"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("chroma run did not start") from None
-                time.sleep(0.1)
+    with running_chroma(tmp_path / "server") as port:
         yield port
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def test_a_chroma_server_serves_two_replicas(tmp_path: Path, chroma_server: int, embedder: BuiltinEmbedder) -> None:
@@ -74,6 +43,6 @@ def test_a_chroma_server_serves_two_replicas(tmp_path: Path, chroma_server: int,
 
 
 def test_an_unreachable_chroma_server_is_a_clear_error(tmp_path: Path, embedder: BuiltinEmbedder) -> None:
-    config = KnowledgeConfig(data_dir=tmp_path, chroma_host="127.0.0.1", chroma_port=_free_port())
+    config = KnowledgeConfig(data_dir=tmp_path, chroma_host="127.0.0.1", chroma_port=free_port())
     with pytest.raises(KnowledgeStoreError, match=f"127.0.0.1:{config.chroma_port}"):
         KnowledgeBase.open(config, embedder)
