@@ -28,6 +28,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub.add_parser("telegram", help="run the Telegram bot (TELEGRAM_BOT_TOKEN)")
     sub.add_parser("slack", help="run the Slack app (SLACK_BOT_TOKEN)")
+    sub.add_parser(
+        "worker", help="run turns that receivers recorded in the shared database (DATABASE_URL; any number of them)"
+    )
+    sub.add_parser("migrate", help="bring the database's schema up to date, then exit (safe with several at once)")
     add_data_commands(sub)  # import, export
     add_vocab_commands(sub)  # vocab unknown, search
     add_knowledge_commands(sub)  # ingest, retrieve
@@ -63,6 +67,11 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(run_doctor(args))
     settings = load_settings()
     mode = _mode(args, settings)
+    if mode in ("worker", "migrate"):
+        from bot.run_worker import main as run_worker
+
+        run_worker(settings, mode)
+        return
     # Platform modules are imported only once chosen: ``--help`` and the data commands stay quick.
     if mode == "telegram":
         from bot.run_telegram import main as run_telegram

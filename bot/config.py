@@ -43,7 +43,11 @@ class Settings(BaseSettings):
     )
 
     data_dir: Path = Field(default_factory=_default_data_dir)
-    """Where the databases live."""
+    """Where the databases live (with DATABASE_URL: only charts and the embedded knowledge base)."""
+    database_url: SecretStr | None = None
+    """``postgresql://user:password@host/db``: every process given it shares one database (entries, turns,
+    deliveries, reminders, conversation threads); workers then claim turns per conversation. Unset: SQLite
+    files under DATA_DIR, one process."""
     domains_dir: Path | None = None
     """An extra folder of domain files (``*.toml``) loaded beside the built-in ones."""
     log_format: Literal["console", "json"] = "console"
@@ -171,6 +175,7 @@ class Settings(BaseSettings):
         "openai_model",
         "openai_api_key",
         "chroma_token",
+        "database_url",
         mode="before",
     )
     @classmethod
@@ -185,6 +190,13 @@ class Settings(BaseSettings):
         prefix = "xoxb-" if info.field_name == "slack_bot_token" else "xapp-"
         if v is not None and not v.get_secret_value().startswith(prefix):
             raise ValueError(f"must start with {prefix}")
+        return v
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, v: SecretStr | None) -> SecretStr | None:
+        if v is not None and not v.get_secret_value().startswith(("postgresql://", "postgres://")):
+            raise ValueError("must be a postgresql:// URL (unset it to keep the SQLite files under DATA_DIR)")
         return v
 
     @model_validator(mode="after")
@@ -244,7 +256,8 @@ class Settings(BaseSettings):
 
     def secrets(self) -> list[str]:
         """Secret values, so that logging can mask them wherever they appear (URL passwords included)."""
-        urls = (self.ollama_host, self.chroma_host or "", self.openai_base_url or "", *self.ollama_hosts)
+        database = self.database_url.get_secret_value() if self.database_url else ""
+        urls = (self.ollama_host, self.chroma_host or "", self.openai_base_url or "", database, *self.ollama_hosts)
         passwords = [urlsplit(url).password for url in urls]
         return [p for p in passwords if p] + [
             s.get_secret_value()
@@ -298,6 +311,7 @@ class Settings(BaseSettings):
                 if step is not None
             },
             reminder_grace=timedelta(minutes=self.reminder_grace_minutes),
+            database_url=self.database_url,
             knowledge=self.knowledge_config() if self.knowledge_enabled else None,
             llm=self._llm_config(),
         )

@@ -13,7 +13,7 @@ Everything else under ``engine/`` is internal and may move.
 
 from typing import TYPE_CHECKING, Any
 
-from engine.boundary import Delivery, DeliveryStore, Handler, Progress, Push, Reminding, Step
+from engine.boundary import Delivery, DeliveryStore, Handler, Progress, Push, Reminding, SharedDeliveries, Step
 from engine.config import EngineConfig, LLMConfig
 from engine.conversation.typed import Typed, read_typed, visible
 from engine.domains.registry import DomainFileError
@@ -89,6 +89,7 @@ __all__ = [
     "DataDirError",
     "Delivery",
     "DeliveryStore",
+    "SharedDeliveries",
     "ControlAction",
     "Chart",
     "Document",

@@ -16,6 +16,7 @@ from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.graph.build import build_graph
 from engine.graph.deps import Deps
 from engine.knowledge.library import Library
+from engine.runtime.pg_threads import postgres_saver
 from engine.runtime.threads import sqlite_saver
 from engine.store.db import Database
 from engine.store.entries import EntryStore
@@ -39,9 +40,12 @@ async def assemble(config: EngineConfig, checkpointer: BaseCheckpointSaver[str] 
         DomainFileError: a domain file is broken.
     """
     registry = DomainRegistry.load(config.domains_dir, increments=config.plate_increment)
-    db = await Database.open(config.entries_db)
+    url = config.database
+    db = await Database.open_either(url, config.entries_db)
     stack.push_async_callback(db.close)
-    if checkpointer is None:
+    if checkpointer is None and url:
+        checkpointer = await stack.enter_async_context(postgres_saver(url))
+    elif checkpointer is None:
         checkpointer = await stack.enter_async_context(sqlite_saver(config.checkpoints_db))
     llm = LLM(config.llm)
     stack.push_async_callback(llm.aclose)

@@ -31,6 +31,9 @@ class Delivery:
     """The sender's user key, so that ``/forget`` removes it too."""
     note: str = ""
     """The adapter's own note (e.g. a status line to clean up after a crash)."""
+    conversation: str = ""
+    """The conversation key it belongs to: with several workers (Postgres), one conversation's deliveries run
+    one at a time, in the order recorded."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,29 @@ class DeliveryStore(Protocol):
 
     async def note(self, source: str, delivery_id: str, note: str) -> None:
         """Keep an adapter's note with a delivery."""
+        ...
+
+
+@runtime_checkable
+class SharedDeliveries(Protocol):
+    """Deliveries shared by several workers (Postgres, `engine.runtime.shared`): claimed per conversation, in order.
+
+    `shared` is False for a process alone on its database (SQLite): it dispatches what it receives itself.
+    """
+
+    @property
+    def shared(self) -> bool: ...
+
+    async def claim(self, source: str, limit: int) -> list[Delivery]:
+        """Deliveries to run now: each its conversation's oldest open one, no other worker running it."""
+        ...
+
+    async def release(self, delivery: Delivery) -> None:
+        """A claimed delivery is done (marked with ``finish``), or given up: its conversation may run elsewhere."""
+        ...
+
+    async def lead(self, role: str) -> bool:
+        """Whether this process leads ``role`` (one long poll, one scheduler): taken if free, kept for life."""
         ...
 
 

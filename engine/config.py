@@ -96,9 +96,17 @@ class EngineConfig(BaseModel):
     reminder_grace: timedelta = timedelta(hours=2)
     """A reminder due while the bot was down is sent late at start-up within this; older, it is listed as missed
     at the person's next ``/reminders`` instead."""
+    database_url: SecretStr | None = None
+    """``postgresql://…``: entries, turns, deliveries, reminders and the conversation threads in Postgres, shared by
+    every process given the same URL; None keeps them in SQLite files under ``data_dir``."""
     llm: LLMConfig = Field(default_factory=LLMConfig)
     knowledge: KnowledgeConfig | None = None
     """The knowledge base answers draw on; None: answers from the person's data alone."""
+
+    @property
+    def database(self) -> str | None:
+        """The Postgres URL, or None for the SQLite files."""
+        return self.database_url.get_secret_value() if self.database_url else None
 
     @property
     def entries_db(self) -> Path:

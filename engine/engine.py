@@ -38,6 +38,7 @@ from engine.reminders.store import ReminderStore
 from engine.runtime.failures import storage_failure
 from engine.runtime.intake import Intake
 from engine.runtime.locks import KeyedLocks, UserGate
+from engine.runtime.shared import SharedWork
 from engine.store.db import check_writable
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Deliveries, Inbox
@@ -65,6 +66,7 @@ class Engine(Intake):
         self.entries = EntryStore(db)
         self.inbox = Inbox(db)
         self.deliveries = Deliveries(db)
+        self.work: SharedWork | None = None
         self.conversations = Conversations(db)
         self.patches = PatchStore(db)
         self._locks = KeyedLocks()
@@ -120,9 +122,15 @@ class Engine(Intake):
         async with AsyncExitStack() as stack:
             engine = cls(config, await assemble(config, checkpointer, stack))
             engine.library.start_ingest()  # answers use what is in while the built-in articles go in
-            cut_off = await engine.inbox.interrupt_pending()
-            if cut_off:
-                log.warning("engine.interrupted_turns", count=cut_off)
+            if config.database:
+                # Other workers may be running turns: a conversation's cut-off turns are found when one is
+                # claimed (engine/runtime/shared.py), never all at once here.
+                engine.work = await SharedWork.open(config.database, engine.db, engine.inbox)
+                stack.push_async_callback(engine.work.close)
+            else:
+                cut_off = await engine.inbox.interrupt_pending()
+                if cut_off:
+                    log.warning("engine.interrupted_turns", count=cut_off)
             await engine.inbox.prune()
             yield engine
 

@@ -104,10 +104,10 @@ class Logbook:
             DataDirError: the data folder cannot be used.
         """
         path = self.config.entries_db
-        if not create and not path.exists():
+        if not create and not self.config.database and not path.exists():
             yield None
             return
-        db = await Database.open(path)
+        db = await Database.open_either(self.config.database, path)
         try:
             yield EntryStore(db)
         finally:

@@ -4,18 +4,20 @@ throwaway PostgreSQL with a fresh database per test."""
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
+from pydantic import SecretStr
 
 from engine.config import EngineConfig, LLMConfig
 from engine.engine import Engine
+from engine.store.db import Database
 from tests.fakes.ollama_server import FakeOllama
-from tests.helpers import network, postgres
+from tests.helpers import network, pg_template, postgres
 
 
 @pytest.fixture(autouse=True)
@@ -45,12 +47,77 @@ def engine_config(data_dir: Path, fake: FakeOllama, **overrides: Any) -> EngineC
     return EngineConfig(data_dir=data_dir, llm=llm, default_timezone=overrides.pop("tz", "Asia/Seoul"), **overrides)
 
 
-OpenEngine = Callable[..., Any]
+class OpenEngine:
+    """``async with open_engine() as engine`` — a real engine on the fake model; ``config()`` — its settings.
+
+    With the SQLite checkpointer a second ``open_engine()`` on the same
+    directory is a restart; the in-memory saver is shared across opens so a
+    "restart" keeps the thread there too. On Postgres everything (threads,
+    entries, turns) is in the test's own database, and ``config()`` points
+    the test's own reads and imports at it.
+    """
+
+    def __init__(self, data_dir: Path, fake: FakeOllama, kind: str, read_in_code: bool, url: str | None) -> None:
+        self.data_dir, self.fake, self.kind, self.read_in_code, self.url = data_dir, fake, kind, read_in_code, url
+        self.memory = InMemorySaver()
+
+    def config(self, **overrides: Any) -> EngineConfig:
+        overrides.setdefault("read_in_code", self.read_in_code)
+        if self.url:
+            overrides.setdefault("database_url", SecretStr(self.url))
+        return engine_config(self.data_dir, self.fake, **overrides)
+
+    async def database(self) -> Database:
+        """The engine's database, opened beside it (the test closes it)."""
+        config = self.config()
+        return await Database.open_either(config.database, config.entries_db)
+
+    @asynccontextmanager
+    async def __call__(self, **overrides: Any) -> AsyncIterator[Engine]:
+        saver = self.memory if self.kind == "memory" else None
+        async with Engine.open(self.config(**overrides), checkpointer=saver) as engine:
+            yield engine
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 def checkpointer_kind(request: pytest.FixtureRequest) -> str:
+    """Where the engine keeps its threads: in memory (the tests' own), SQLite, or Postgres — with everything else."""
     return str(request.param)
+
+
+OpenDb = Callable[..., Awaitable[Database]]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """The storage suites run on both engines: SQLite files, and Postgres (``DATABASE_URL``)."""
+    return str(request.param)
+
+
+@pytest.fixture
+def open_db(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> OpenDb:
+    """``await open_db()`` — the application database on this test's backend (a second call is a reopen)."""
+    url = request.getfixturevalue("pg_database") if backend == "postgres" else None
+
+    async def _open(path: Path | None = None) -> Database:
+        return await Database.open_either(url, path or tmp_path / "a.db")
+
+    return _open
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server: str) -> str:
+    """The test server, with a migrated template database that each test's database is copied from."""
+    pg_template.make_template(postgres_server)
+    return postgres_server
+
+
+@pytest.fixture
+def pg_database(postgres_template: str) -> Iterator[str]:
+    """A fresh, migrated Postgres database for one test (its URL); dropped after."""
+    url = postgres.create_database(postgres_template, template=pg_template.TEMPLATE)
+    yield url
+    postgres.drop_database(url)
 
 
 @pytest.fixture
@@ -65,37 +132,18 @@ def read_in_code(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture
-def open_engine(tmp_path: Path, fake: FakeOllama, checkpointer_kind: str, read_in_code: bool) -> OpenEngine:
-    """``async with open_engine() as engine`` — a real engine on the fake model.
-
-    With the SQLite checkpointer a second ``open_engine()`` on the same
-    directory is a restart; the in-memory saver is shared across opens so a
-    "restart" keeps the thread there too.
-    """
-    memory = InMemorySaver()
-
-    @asynccontextmanager
-    async def _open(**overrides: Any) -> AsyncIterator[Engine]:
-        overrides.setdefault("read_in_code", read_in_code)
-        config = engine_config(tmp_path / "data", fake, **overrides)
-        saver = memory if checkpointer_kind == "memory" else None
-        async with Engine.open(config, checkpointer=saver) as engine:
-            yield engine
-
-    return _open
+def open_engine(
+    request: pytest.FixtureRequest, tmp_path: Path, fake: FakeOllama, checkpointer_kind: str, read_in_code: bool
+) -> OpenEngine:
+    """A real engine on the fake model, on each checkpointer (`OpenEngine`)."""
+    url = request.getfixturevalue("pg_database") if checkpointer_kind == "postgres" else None
+    return OpenEngine(tmp_path / "data", fake, checkpointer_kind, read_in_code, url)
 
 
 @pytest.fixture
 def sqlite_engine(tmp_path: Path, fake: FakeOllama, read_in_code: bool) -> OpenEngine:
     """Like ``open_engine`` but always on the SQLite checkpointer."""
-
-    @asynccontextmanager
-    async def _open(**overrides: Any) -> AsyncIterator[Engine]:
-        overrides.setdefault("read_in_code", read_in_code)
-        async with Engine.open(engine_config(tmp_path / "data", fake, **overrides)) as engine:
-            yield engine
-
-    return _open
+    return OpenEngine(tmp_path / "data", fake, "sqlite", read_in_code, None)
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,7 @@ How an adapter uses it (Telegram: ``adapters/telegram/intake.py``):
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 import structlog
@@ -76,6 +77,12 @@ class Intake:
         self._seen = Recent(50_000)  # dispatched (or refused as seen) in this process
         self._jobs: dict[str, int] = {}  # in dispatch or with jobs running → jobs not finished
         self._dispatching: set[str] = set()
+        self._done: dict[str, asyncio.Event] = {}  # claimed by a worker loop: set when finished
+
+    def expect(self, delivery_id: str) -> asyncio.Event:
+        """A delivery claimed from the shared database is about to be dispatched: admit it, and say when done."""
+        self._ready.add(delivery_id)
+        return self._done.setdefault(delivery_id, asyncio.Event())
 
     async def record(self, deliveries: Sequence[Delivery]) -> None:
         """Record a batch before the platform is told it arrived (one transaction, on disk when this returns)."""
@@ -131,3 +138,6 @@ class Intake:
             return
         del self._jobs[delivery_id]
         await self._store.finish(self._source, [delivery_id])
+        done = self._done.pop(delivery_id, None)
+        if done is not None:
+            done.set()

@@ -60,14 +60,14 @@ from adapters.telegram.chat import Chat, addressed, answers_revise_prompt
 from adapters.telegram.edits import edited_message_handler
 from adapters.telegram.errors import on_error
 from adapters.telegram.gate import Gate
-from adapters.telegram.intake import SOURCE, delivery_of
+from adapters.telegram.intake import SOURCE, delivery_of, update_of
 from adapters.telegram.jobs import Job, Jobs
 from adapters.telegram.keyboards import Press, forget_keyboard
 from adapters.telegram.presses import Presses
 from adapters.telegram.render import esc
 from adapters.telegram.send import answer_query
 from adapters.telegram.turns import Turns
-from engine import Control, Handler, Message, Outcome, Reminding, Turn
+from engine import Control, Delivery, Handler, Message, Outcome, Reminding, SharedDeliveries, Turn
 
 log = structlog.get_logger("adapters.telegram")
 
@@ -143,8 +143,13 @@ class TelegramAdapter:
         """Publish the command menu (setMyCommands)."""
         await bot.set_my_commands([BotCommand(name, about) for name, about in texts.COMMANDS])
 
-    def start_reminders(self, bot: Bot) -> None:
-        """Send the engine's reminders into their chats as they fall due (an engine without them: nothing)."""
+    def start_reminders(self, bot: Bot, when_leading: str | None = None, every_s: float = 5.0) -> None:
+        """Send the engine's reminders into their chats as they fall due (an engine without them: nothing).
+
+        Args:
+            when_leading: with several workers, start only once this process leads that role (one
+                scheduler among them; another takes over when it dies).
+        """
         engine = self._turns.engine
         if isinstance(engine, Reminding) and self._reminding is None:
 
@@ -153,7 +158,20 @@ class TelegramAdapter:
                 # them, and a turn of a minute must not hold it back. A failed send raises: sent again later.
                 await self._turns.deliver(bot, Chat.from_key(conversation), list(outcomes))
 
-            self._reminding = asyncio.create_task(engine.deliver_reminders("tg", push), name="telegram.reminders")
+            async def remind() -> None:
+                if when_leading is not None and isinstance(engine, SharedDeliveries):
+                    while not await engine.lead(when_leading):
+                        await asyncio.sleep(every_s)
+                await engine.deliver_reminders("tg", push)
+
+            self._reminding = asyncio.create_task(remind(), name="telegram.reminders")
+
+    async def dispatch_recorded(self, delivery: Delivery) -> None:
+        """Dispatch a delivery a receiver recorded (claimed by this worker), as a replay after a crash is."""
+        assert self._app is not None, "install() the adapter on an application first"
+        update = await update_of(delivery, self._app.bot)
+        if update is not None:
+            await self._app.process_update(update)
 
     async def stop_reminders(self) -> None:
         if self._reminding is not None:

@@ -27,6 +27,7 @@ from telegram.error import TelegramError
 from telegram.ext import ExtBot
 
 from adapters.common.intake import Intake
+from adapters.telegram.chat import Chat
 from engine import Delivery
 
 log = structlog.get_logger("adapters.telegram")
@@ -34,9 +35,16 @@ SOURCE = "telegram"
 
 
 def delivery_of(update: Update) -> Delivery:
-    """An update as the engine records it: its id, its JSON, its sender."""
+    """An update as the engine records it: its id, its JSON, its sender, and its conversation."""
     user = update.effective_user
-    return Delivery(id=str(update.update_id), payload=update.to_json(), user=f"tg:{user.id}" if user else "")
+    message = update.effective_message
+    conversation = Chat.of(message, user).conversation if message is not None else ""
+    return Delivery(
+        id=str(update.update_id),
+        payload=update.to_json(),
+        user=f"tg:{user.id}" if user else "",
+        conversation=conversation,
+    )
 
 
 Record = Callable[[Sequence[Update]], Awaitable[None]]
@@ -61,15 +69,23 @@ class RecordingBot(ExtBot[None]):
 
 
 class RecordingQueue(asyncio.Queue[object]):
-    """The application's update queue: an update is recorded before it is queued (webhook mode)."""
+    """The application's update queue: an update is recorded before it is queued (webhook mode).
 
-    def __init__(self, record: Record) -> None:
+    With several workers (``shared``) a recorded update is not queued here at all: a worker claims it
+    from the database (`adapters.common.claims`); ``recorded`` wakes this process's own worker.
+    """
+
+    def __init__(self, record: Record, *, shared: bool = False, recorded: Callable[[], None] | None = None) -> None:
         super().__init__()
-        self._record = record
+        self._record, self._shared, self._recorded = record, shared, recorded
 
     async def put(self, item: object) -> None:
         if isinstance(item, Update):
             await self._record([item])
+            if self._shared:
+                if self._recorded is not None:
+                    self._recorded()
+                return
         await super().put(item)
 
 
@@ -77,15 +93,20 @@ async def replay(intake: Intake, bot: Bot) -> list[Update]:
     """Updates received but not handled before the last stop, oldest first; their stale status lines are deleted."""
     updates = []
     for d in await intake.replay():
-        for chat_id, message_id in json.loads(d.note or "{}").get("status", []):
-            try:
-                await bot.delete_message(chat_id, message_id)
-            except TelegramError as exc:
-                log.info("telegram.stale_status_left", chat_id=chat_id, reason=str(exc))
-        update = Update.de_json(json.loads(d.payload), bot)
+        update = await update_of(d, bot)
         if update is not None:
             updates.append(update)
     return updates
+
+
+async def update_of(d: Delivery, bot: Bot) -> Update | None:
+    """A recorded delivery as an update to dispatch again, after deleting a status line a crash left."""
+    for chat_id, message_id in json.loads(d.note or "{}").get("status", []):
+        try:
+            await bot.delete_message(chat_id, message_id)
+        except TelegramError as exc:
+            log.info("telegram.stale_status_left", chat_id=chat_id, reason=str(exc))
+    return Update.de_json(json.loads(d.payload), bot)
 
 
 def status_note(chat_id: int, message_id: int) -> str:

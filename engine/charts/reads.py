@@ -109,11 +109,21 @@ class ChartReads:
 
     async def weigh_ins(self, user: str, start: date, end: date) -> list[tuple[date, float, str]]:
         """Logged bodyweights in the period (value, ``kg`` or ``lb``), oldest first."""
+        if self._db.dialect == "postgres":
+            metrics = (
+                "SELECT e.occurred_on, m.value ->> 'value', m.value ->> 'unit' FROM entries e, "
+                "jsonb_array_elements(CASE WHEN jsonb_typeof(e.data::jsonb -> 'metrics') = 'array' "
+                "THEN e.data::jsonb -> 'metrics' ELSE '[]'::jsonb END) m "
+                "WHERE lower(m.value ->> 'name') = :m AND "
+            )
+        else:
+            metrics = (
+                "SELECT e.occurred_on, json_extract(m.value, '$.value'), json_extract(m.value, '$.unit') "
+                "FROM entries e, json_each(e.data, '$.metrics') m WHERE lower(json_extract(m.value, '$.name')) = :m AND "
+            )
         rows = await self._rows(
-            "SELECT e.occurred_on, json_extract(m.value, '$.value'), json_extract(m.value, '$.unit') "
-            "FROM entries e, json_each(e.data, '$.metrics') m WHERE e.user_key = :u AND e.status = 'active' "
-            "AND e.kind = 'parsed' AND e.occurred_on BETWEEN :a AND :b "
-            "AND lower(json_extract(m.value, '$.name')) = :m ORDER BY e.occurred_on, e.rowid",
+            metrics + "e.user_key = :u AND e.status = 'active' AND e.kind = 'parsed' "
+            "AND e.occurred_on BETWEEN :a AND :b ORDER BY e.occurred_on, e.rowid",
             {"u": user, "a": start.isoformat(), "b": end.isoformat(), "m": BODYWEIGHT},
         )
         out = []

@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-import aiosqlite
 from pydantic import TypeAdapter
 
 from engine.outcomes import Outcome
-from engine.store.db import Database
+from engine.store.db import Conn, Database
 
 # The table is created with the reminder tables (engine/store/reminder_tables.py).
 
@@ -41,12 +40,12 @@ class Pending:
 
 
 async def insert(
-    conn: aiosqlite.Connection, key: str, user: str, conversation: str, outcomes: Sequence[Outcome], due: datetime
+    conn: Conn, key: str, user: str, conversation: str, outcomes: Sequence[Outcome], due: datetime
 ) -> bool:
     """Record a claimed message inside the caller's transaction (no commit); False when ``key`` was claimed."""
     cur = await conn.execute(
-        "INSERT OR IGNORE INTO outbox (key, user_key, conversation, platform, outcomes, due_at, status) "
-        "VALUES (?, ?, ?, ?, ?, ?, 'claimed')",
+        "INSERT INTO outbox (key, user_key, conversation, platform, outcomes, due_at, status) "
+        "VALUES (?, ?, ?, ?, ?, ?, 'claimed') ON CONFLICT DO NOTHING",
         (
             key,
             user,
@@ -56,7 +55,7 @@ async def insert(
             _utc(due),
         ),
     )
-    return cur.rowcount == 1
+    return bool(cur.rowcount == 1)
 
 
 class Outbox:

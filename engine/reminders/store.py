@@ -111,12 +111,15 @@ class ReminderStore:
         same button, or one racing the scheduler, changes nothing); True when it changed."""
         async with self._db.lock:
             cur = await self._db.conn.execute(
-                "UPDATE reminders SET status = ?, next_due = ? WHERE id = ? AND status = ? AND next_due IS ?",
+                # "IS ?" is SQLite's alone; this reads the same on both engines (and on SQLite before 3.39).
+                "UPDATE reminders SET status = ?, next_due = ? WHERE id = ? AND status = ? "
+                "AND (next_due = ? OR (next_due IS NULL AND CAST(? AS TEXT) IS NULL))",
                 (
                     status,
                     stamp(due) if due else None,
                     reminder_id,
                     was.status,
+                    stamp(was.next_due) if was.next_due else None,
                     stamp(was.next_due) if was.next_due else None,
                 ),
             )
@@ -127,7 +130,7 @@ class ReminderStore:
                 )
             await self._db.conn.commit()
         self.changed.set()
-        return cur.rowcount == 1
+        return bool(cur.rowcount == 1)
 
     async def earliest(self, platforms: Sequence[str]) -> datetime | None:
         """The soonest due instant of an active reminder of these platforms (the ``reminders_due`` index)."""
@@ -163,8 +166,8 @@ class ReminderStore:
                 due = latest_due(schedule, unstamp(str(due_text)), now)
                 missed = now - due > grace
                 await self._db.conn.execute(
-                    "INSERT OR IGNORE INTO reminder_sends (reminder_id, due, user_key, status, late, claimed_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO reminder_sends (reminder_id, due, user_key, status, late, claimed_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (rid, stamp(due), user, "missed" if missed else "claimed", int(now - due > late_after), stamp(now)),
                 )
                 following = due_after(schedule, max(due, now))
@@ -220,7 +223,7 @@ class ReminderStore:
                 (answer, occurrence.reminder_id, stamp(occurrence.due)),
             )
             await self._db.conn.commit()
-        return cur.rowcount == 1
+        return bool(cur.rowcount == 1)
 
     async def take_missed(self, user: str) -> list[Occurrence]:
         """The person's missed occurrences not listed yet, marked listed (shown once, at ``/reminders``)."""

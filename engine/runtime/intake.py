@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.boundary import Delivery
+from engine.runtime.shared import SharedWork
 from engine.store.inbox import Deliveries
 
 
@@ -19,6 +20,26 @@ class Intake:
     """Mixed into `engine.Engine`."""
 
     deliveries: Deliveries
+    work: SharedWork | None
+    """Set when several workers share the database (Postgres)."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether deliveries are claimed from the shared database rather than dispatched by their receiver."""
+        return self.work is not None
+
+    async def claim(self, source: str, limit: int) -> list[Delivery]:
+        """Deliveries to run now (`engine.runtime.shared.SharedWork.claim`); none when not shared."""
+        return [] if self.work is None else await self.work.claim(source, limit)
+
+    async def release(self, delivery: Delivery) -> None:
+        """A claimed delivery is done or given up."""
+        if self.work is not None:
+            await self.work.release(delivery)
+
+    async def lead(self, role: str) -> bool:
+        """Whether this process leads ``role``; alone on its database it leads everything."""
+        return True if self.work is None else await self.work.lead(role)
 
     async def receive(self, source: str, deliveries: Sequence[Delivery]) -> list[str]:
         """Record deliveries before the platform is told they arrived; returns the ids not seen before.

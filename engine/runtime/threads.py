@@ -46,6 +46,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.checkpoint.sqlite.utils import load_pending_writes, pending_writes_sql
 
+from engine.runtime.pg_threads import PgThreadSaver
 from engine.store.db import DataDirError
 
 WAL_LIMIT_BYTES = 4 * 1024 * 1024
@@ -198,7 +199,9 @@ async def keep_latest(saver: BaseCheckpointSaver[str], thread_id: str) -> None:
 
     A SQLite saver set up by `sqlite_saver` prunes with each save instead (see the module doc).
     """
-    if isinstance(saver, AsyncSqliteSaver):
+    if isinstance(saver, PgThreadSaver):
+        await saver.keep_latest(thread_id)
+    elif isinstance(saver, AsyncSqliteSaver):
         if isinstance(saver, ThreadSaver):
             return
         async with saver.lock:
@@ -240,6 +243,8 @@ async def latest_checkpoint(saver: BaseCheckpointSaver[str], thread_id: str) -> 
     """The id of the thread's newest checkpoint, or None for a thread never run (read without loading it)."""
     if isinstance(saver, ThreadSaver) and (kept := saver.kept_id(thread_id)) is not None:
         return kept  # the turn's look at the thread just read it
+    if isinstance(saver, PgThreadSaver):
+        return await saver.latest_id(thread_id)
     if isinstance(saver, AsyncSqliteSaver):
         async with saver.lock:
             rows = list(
@@ -264,7 +269,9 @@ async def roll_back(saver: BaseCheckpointSaver[str], thread_id: str, to: str | N
     its buttons still work), and nothing half-done lingers for the next
     message to trip over. Ids are time-ordered (uuid6), so "newer" is "greater".
     """
-    if isinstance(saver, AsyncSqliteSaver):
+    if isinstance(saver, PgThreadSaver):
+        await saver.roll_back(thread_id, to)
+    elif isinstance(saver, AsyncSqliteSaver):
         if isinstance(saver, ThreadSaver):
             saver.forget(thread_id)
         async with saver.lock:

@@ -112,13 +112,16 @@ class BoutStore:
             out.append((b.entry_id, user, r["occurred_on"], r["domain"], b.kind, b.distance, b.seconds, b.pace))
         async with self._db.lock:
             await self._db.conn.executemany(
-                "INSERT OR REPLACE INTO entry_bouts (entry_id, user_key, occurred_on, sport, kind, distance, seconds, pace) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO entry_bouts (entry_id, user_key, occurred_on, sport, kind, distance, seconds, pace) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (entry_id) DO UPDATE SET user_key = excluded.user_key, "
+                "occurred_on = excluded.occurred_on, sport = excluded.sport, kind = excluded.kind, "
+                "distance = excluded.distance, seconds = excluded.seconds, pace = excluded.pace",
                 out,
             )
             await self._db.conn.execute(
                 "INSERT INTO derived_sync (user_key, bouts_rowid) VALUES (?, ?) "
-                "ON CONFLICT (user_key) DO UPDATE SET bouts_rowid = max(bouts_rowid, excluded.bouts_rowid)",
+                "ON CONFLICT (user_key) DO UPDATE SET bouts_rowid = CASE WHEN excluded.bouts_rowid > derived_sync.bouts_rowid "
+                "THEN excluded.bouts_rowid ELSE derived_sync.bouts_rowid END",
                 (user, max(r["rowid"] for r in rows)),
             )
             await self._db.conn.commit()

@@ -1,4 +1,5 @@
-"""The application database: one SQLite file (entries, inbox, conversations), WAL, one connection.
+"""The application database: one SQLite file (entries, inbox, conversations), WAL, one connection;
+or, with ``DATABASE_URL``, one Postgres connection per process (`engine.store.pg_conn`), same stores and SQL.
 
 Durability is chosen per table. Most commits run with ``synchronous=NORMAL``:
 in WAL mode a process crash (even SIGKILL) loses nothing committed, and a
@@ -15,13 +16,16 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, Literal, Protocol
 
 import aiosqlite
+import psycopg
 
 from engine.store import announced, derived, reminder_tables, summary_prefs
+from engine.store.pg_conn import PgConnection
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -147,7 +151,12 @@ CREATE TABLE IF NOT EXISTS users (
 """
 
 # Columns added after the first release: (table, column, declaration), then what needs them.
-_ADDED_COLUMNS = (("inbox", "outcomes", "TEXT"), ("events", "turn_key", "TEXT"), ("inbox", "words", "TEXT"))
+_ADDED_COLUMNS = (
+    ("inbox", "outcomes", "TEXT"),
+    ("events", "turn_key", "TEXT"),
+    ("inbox", "words", "TEXT"),
+    ("received", "conversation", "TEXT NOT NULL DEFAULT ''"),
+)
 _AFTER_COLUMNS = """
 CREATE UNIQUE INDEX IF NOT EXISTS events_turn ON events (turn_key) WHERE turn_key IS NOT NULL;
 CREATE INDEX IF NOT EXISTS inbox_words ON inbox (conversation, user_key, words);
@@ -155,7 +164,11 @@ CREATE INDEX IF NOT EXISTS inbox_words ON inbox (conversation, user_key, words);
 
 
 class DataDirError(Exception):
-    """The data directory cannot be used; the message says which and why."""
+    """The data directory (or the database of ``DATABASE_URL``) cannot be used; the message says which and why."""
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def check_writable(data_dir: Path) -> None:
@@ -168,12 +181,53 @@ def check_writable(data_dir: Path) -> None:
         raise DataDirError(f"DATA_DIR {data_dir} is not writable; choose another with DATA_DIR=…")
 
 
-class Database:
-    """One aiosqlite connection; ``lock`` serialises multi-statement transactions."""
+Dialect = Literal["sqlite", "postgres"]
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+
+class Conn(Protocol):
+    """What the stores call on a connection: aiosqlite's, or `engine.store.pg_conn.PgConnection`."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
+    async def execute_fetchall(self, sql: str, parameters: Any = ..., /) -> Iterable[Any]: ...
+    async def executemany(self, sql: str, parameters: Any, /) -> Any: ...
+    async def commit(self) -> None: ...
+    async def rollback(self) -> None: ...
+    async def close(self) -> None: ...
+
+
+class Database:
+    """One connection; ``lock`` serialises multi-statement transactions.
+
+    On Postgres too, one connection per process: the stores' transactions are
+    the same as on SQLite (a few statements under ``lock``), and what several
+    processes share is ordered by Postgres, not by this lock.
+    """
+
+    def __init__(self, conn: Conn, dialect: Dialect = "sqlite") -> None:
         self.conn = conn
+        self.dialect: Dialect = dialect
         self.lock = asyncio.Lock()
+
+    @classmethod
+    async def open_either(cls, url: str | None, path: Path) -> Database:
+        """Postgres when a URL is given (``DATABASE_URL``), else the SQLite file at ``path``."""
+        return await (cls.open_postgres(url) if url else cls.open(path))
+
+    @classmethod
+    async def open_postgres(cls, url: str) -> Database:
+        """Connect to Postgres and bring its schema up to date (`engine.store.migrate`; safe when many start)."""
+        from engine.store.migrate import migrate
+
+        try:
+            conn = await PgConnection.connect(url)
+        except psycopg.OperationalError as exc:
+            raise DataDirError(f"cannot reach the database at DATABASE_URL: {_first_line(exc)}") from None
+        try:
+            await migrate(conn.raw)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, "postgres")
 
     @classmethod
     async def open(cls, path: Path) -> Database:
@@ -200,16 +254,28 @@ class Database:
         except sqlite3.OperationalError as exc:
             raise DataDirError(f"cannot write the database {path}: {exc}") from None
         conn.row_factory = aiosqlite.Row
-        return cls(conn)
+        return cls(conn, "sqlite")
 
     @asynccontextmanager
-    async def synced(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def synced(self) -> AsyncIterator[Conn]:
         """A transaction that is on disk when it commits (``synchronous=FULL``), under `lock`.
 
         Use it for what a platform is told was received: a power cut right after
         the commit keeps it. Everything else stays on NORMAL (see the module doc).
         """
         async with self.lock:
+            if isinstance(self.conn, PgConnection):
+                # On disk before the platform is told, whatever the server's default (a server tuned for
+                # throughput may run with synchronous_commit off).
+                await self.conn.begin()
+                await self.conn.execute("SET LOCAL synchronous_commit TO on")
+                try:
+                    yield self.conn
+                    await self.conn.commit()
+                except BaseException:
+                    await self.conn.rollback()
+                    raise
+                return
             await self.conn.execute("PRAGMA synchronous=FULL")
             try:
                 yield self.conn
@@ -227,6 +293,8 @@ class Database:
         segment, words and all, until segments merge; ``optimize`` merges them
         now (its cost grows with the index, and forget is rare).
         """
+        if self.dialect == "postgres":
+            return  # an expression index: a deleted row's words go with the row (and VACUUM)
         async with self.lock:
             await self.conn.execute("INSERT INTO entries_fts (entries_fts) VALUES ('optimize')")
             await self.conn.commit()

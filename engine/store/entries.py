@@ -245,19 +245,30 @@ class EntryStore:
         wanted = [t for t in terms if t.strip()]
         if not wanted:
             return []
-        match = (
-            f"owner:{owner_token(user_key)} AND ("
-            + " OR ".join(f"{{raw_text terms}}:{fts_phrase(t)}" for t in wanted)
-            + ")"
-        )
         kind_sql, kind_args = kinds_sql(kinds, "e.kind")
-        async with self._db.conn.execute(
-            f"SELECT {', '.join('e.' + c.strip() for c in COLUMNS.split(','))} "
-            "FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid "
-            f"WHERE entries_fts MATCH ? AND e.status = 'active'{kind_sql} "
-            "ORDER BY e.occurred_on DESC, e.rowid DESC LIMIT ?",
-            (match, *kind_args, limit),
-        ) as cur:
+        columns = ", ".join("e." + c.strip() for c in COLUMNS.split(","))
+        if self._db.dialect == "postgres":
+            # The expression of the entries_fts index (engine/store/schema_pg.py); a phrase per term, as FTS5's.
+            phrases = " || ".join("phraseto_tsquery('simple', ?)" for _ in wanted)
+            statement = (
+                f"SELECT {columns} FROM entries e WHERE e.user_key = ? "
+                f"AND to_tsvector('simple', e.raw_text || ' ' || e.terms) @@ ({phrases}) "
+                f"AND e.status = 'active'{kind_sql} ORDER BY e.occurred_on DESC, e.rowid DESC LIMIT ?"
+            )
+            args: tuple[object, ...] = (user_key, *wanted, *kind_args, limit)
+        else:
+            match = (
+                f"owner:{owner_token(user_key)} AND ("
+                + " OR ".join(f"{{raw_text terms}}:{fts_phrase(t)}" for t in wanted)
+                + ")"
+            )
+            statement = (
+                f"SELECT {columns} FROM entries_fts JOIN entries e ON e.rowid = entries_fts.rowid "
+                f"WHERE entries_fts MATCH ? AND e.status = 'active'{kind_sql} "
+                "ORDER BY e.occurred_on DESC, e.rowid DESC LIMIT ?"
+            )
+            args = (match, *kind_args, limit)
+        async with self._db.conn.execute(statement, args) as cur:
             found = [row_to_entry(r) for r in await cur.fetchall()]
         strict = set(exact) & set(wanted)
         return [e for e in found if not strict or names_any(e, wanted, strict)]

@@ -48,7 +48,8 @@ COLUMNS = (
 
 
 INSERT_SQL = (
-    "INSERT OR IGNORE INTO entries (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO entries (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT DO NOTHING"
 )
 
 

@@ -158,8 +158,12 @@ class HistoryStore:
         values = ", ".join(f"(:n{i})" for i in range(len(names)))
         args: dict[str, Any] = {"u": user, "a": start.isoformat(), "b": end.isoformat()}
         args.update({f"n{i}": n for i, n in enumerate(names)})
-        # Records walk the weight or e1RM index from the top; "+" keeps the day range off the index choice.
-        top = "SELECT s.id FROM entry_sets s WHERE s.user_key = :u AND s.exercise = x.name AND +s.occurred_on BETWEEN :a AND :b"
+        # Records walk the weight or e1RM index from the top; "|| ''" keeps the day range off the index choice
+        # (SQLite's "+column" does the same there, but is no operator on text in Postgres).
+        top = (
+            "SELECT s.id FROM entry_sets s WHERE s.user_key = :u AND s.exercise = x.name "
+            "AND s.occurred_on || '' BETWEEN :a AND :b"
+        )
         # ORDER BY … LIMIT 1 rather than min()/max() with a filter: it stops at the first row that qualifies.
         day = f"SELECT s.occurred_on FROM entry_sets s WHERE {_SCOPE}"
         done = f"AND {_WORK} AND s.weight_kg IS NOT NULL"
@@ -179,7 +183,7 @@ class HistoryStore:
               ({top} {done} ORDER BY s.weight_kg DESC, s.reps DESC, s.occurred_on LIMIT 1) AS heaviest,
               ({top} AND s.e1rm_kg IS NOT NULL AND {_WORK} ORDER BY s.e1rm_kg DESC, s.occurred_on LIMIT 1) AS e1rm,
               ({top} AND {_WORK} AND s.weight_kg IS NULL ORDER BY s.reps DESC, s.occurred_on LIMIT 1) AS most_reps,
-              (SELECT count(*) FROM (SELECT 1 FROM entry_sets s WHERE {_SCOPE} GROUP BY s.occurred_on)) AS sessions,
+              (SELECT count(*) FROM (SELECT 1 FROM entry_sets s WHERE {_SCOPE} GROUP BY s.occurred_on) AS days) AS sessions,
               (SELECT group_concat(ux.unit) FROM user_exercises ux WHERE ux.user_key = :u AND ux.exercise = x.name
                  AND ux.unit != '') AS units{history}
             FROM x""",
@@ -320,11 +324,11 @@ class HistoryStore:
     async def strongest(self, user: str, start: date = EVER[0], end: date = EVER[1], limit: int = 5) -> list[str]:
         """The exercises with the best estimated 1RMs (in kg), best first."""
         rows = await self._rows(
-            """SELECT ux.exercise,
+            """SELECT exercise, best FROM (SELECT ux.exercise,
                  (SELECT s.e1rm_kg FROM entry_sets s WHERE s.user_key = :u AND s.exercise = ux.exercise
                     AND s.e1rm_kg IS NOT NULL AND s.kind != 'warmup' AND s.occurred_on BETWEEN :a AND :b
                     ORDER BY s.e1rm_kg DESC LIMIT 1) AS best
-               FROM (SELECT DISTINCT exercise FROM user_exercises WHERE user_key = :u) AS ux
+               FROM (SELECT DISTINCT exercise FROM user_exercises WHERE user_key = :u) AS ux) AS bests
                WHERE best IS NOT NULL ORDER BY best DESC LIMIT :n""",
             {"u": user, "a": start.isoformat(), "b": end.isoformat(), "n": limit},
         )

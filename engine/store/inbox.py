@@ -80,8 +80,8 @@ class Inbox:
             # RETURNING gives the new id, and nothing when the row was ignored: one call, no cursor to ask.
             rows = list(
                 await self._db.conn.execute_fetchall(
-                    "INSERT OR IGNORE INTO inbox (conversation, user_key, kind, payload, message_id, "
-                    "status, received_at, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "INSERT INTO inbox (conversation, user_key, kind, payload, message_id, status, received_at, words) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
                     (conversation, user_key, kind, payload, message_id, status, _now(), words),
                 )
             )
@@ -147,12 +147,21 @@ class Inbox:
         """The conversation's turns that did not complete (failed or cut off), oldest first."""
         return await self.items(conversation, UNFINISHED, limit)
 
-    async def interrupt_pending(self) -> int:
-        """At start-up: turns still ``pending`` were cut off by a crash; returns how many."""
+    async def interrupt_pending(self, conversation: str | None = None) -> int:
+        """Turns still ``pending`` were cut off by a crash; returns how many.
+
+        At start-up for every conversation of a process alone on its database; with several workers
+        (Postgres), for one conversation when a worker takes it over (`engine.runtime.shared`).
+        """
+        where, args = (
+            ("status = 'pending'", ())
+            if conversation is None
+            else ("conversation = ? AND status = 'pending'", (conversation,))
+        )
         async with self._db.lock:
-            cur = await self._db.conn.execute("UPDATE inbox SET status = 'interrupted' WHERE status = 'pending'")
+            cur = await self._db.conn.execute(f"UPDATE inbox SET status = 'interrupted' WHERE {where}", args)
             await self._db.conn.commit()
-            return cur.rowcount
+            return int(cur.rowcount)
 
     async def prune(self, older_than: timedelta = timedelta(days=7)) -> int:
         """Delete finished rows older than ``older_than``; returns how many."""
@@ -161,7 +170,7 @@ class Inbox:
             cur = await self._db.conn.execute("DELETE FROM inbox WHERE status = 'done' AND received_at < ?", (cutoff,))
             await self._db.conn.execute("DELETE FROM received WHERE status = 'done' AND received_at < ?", (cutoff,))
             await self._db.conn.commit()
-            return cur.rowcount
+            return int(cur.rowcount)
 
     async def conversations_of(self, user_key: str) -> list[str]:
         """Every conversation the user took part in."""
@@ -193,9 +202,9 @@ class Deliveries:
         async with self._db.synced() as conn:
             for d in deliveries:
                 cur = await conn.execute(
-                    "INSERT OR IGNORE INTO received (source, delivery_id, user_key, payload, status, received_at) "
-                    "VALUES (?, ?, ?, ?, 'new', ?)",
-                    (source, d.id, d.user, d.payload, now),
+                    "INSERT INTO received (source, delivery_id, user_key, payload, status, received_at, conversation) "
+                    "VALUES (?, ?, ?, ?, 'new', ?, ?) ON CONFLICT DO NOTHING",
+                    (source, d.id, d.user, d.payload, now, d.conversation),
                 )
                 if cur.rowcount == 1:
                     fresh.append(d.id)
@@ -204,11 +213,12 @@ class Deliveries:
     async def unfinished(self, source: str) -> list[Delivery]:
         """Deliveries recorded but not handled (a crash came between), in arrival order."""
         async with self._db.conn.execute(
-            "SELECT delivery_id, payload, user_key, note FROM received WHERE source = ? AND status = 'new' ORDER BY id",
+            "SELECT delivery_id, payload, user_key, note, conversation FROM received "
+            "WHERE source = ? AND status = 'new' ORDER BY id",
             (source,),
         ) as cur:
             rows = await cur.fetchall()
-        return [Delivery(str(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+        return [Delivery(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4])) for r in rows]
 
     async def finish(self, source: str, ids: Sequence[str]) -> None:
         """Mark deliveries handled."""
@@ -277,7 +287,7 @@ class Conversations:
         async with self._db.lock:
             await self._db.conn.execute(
                 "INSERT INTO conversations (conversation, epoch) VALUES (?, 1) "
-                "ON CONFLICT (conversation) DO UPDATE SET epoch = epoch + 1",
+                "ON CONFLICT (conversation) DO UPDATE SET epoch = conversations.epoch + 1",
                 (conversation,),
             )
             await self._db.conn.commit()

@@ -147,9 +147,9 @@ class SessionStore:
         """Keep that the stall was said, with the entry whose log said it."""
         async with self._db.lock:
             await self._db.conn.execute(
-                "INSERT OR IGNORE INTO announced_records "
+                "INSERT INTO announced_records "
                 "(user_key, subject, kind, at, score, entry_id, occurred_on, announced_at) "
-                "VALUES (?, ?, 'stall', ?, 0, ?, ?, ?)",
+                "VALUES (?, ?, 'stall', ?, 0, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (user, exercise, since.isoformat(), entry_id, on.isoformat(), datetime.now(timezone.utc).isoformat()),
             )
             await self._db.conn.commit()

@@ -159,11 +159,13 @@ class PatchStore:
             ) as cur:
                 old = [r[0] for r in await cur.fetchall()]
             await conn.executemany("UPDATE goals SET status = 'replaced' WHERE id = ?", [(g,) for g in old])
-            cur2 = await conn.execute(
-                "INSERT INTO goals (user_key, domain, goal, status, patch_id, set_at) VALUES (?, ?, ?, 'active', ?, ?)",
+            async with conn.execute(
+                "INSERT INTO goals (user_key, domain, goal, status, patch_id, set_at) VALUES (?, ?, ?, 'active', ?, ?) "
+                "RETURNING id",
                 (user, op.domain, op.goal or "", patch_id, now),
-            )
-            result.goals.append(int(cur2.lastrowid or 0))
+            ) as cur2:
+                made = await cur2.fetchone()
+            result.goals.append(int(made[0]) if made else 0)
             result.replaced_goals.extend(old)
             result.lines.append(f"goal ({op.domain}): {op.goal}")
             before = ""
@@ -272,8 +274,8 @@ class PatchStore:
             key = f"{turn}:{kind}:{seen[kind]}"
         async with self._db.lock:
             await self._db.conn.execute(
-                "INSERT OR IGNORE INTO events (conversation, user_key, kind, detail, at, turn_key) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO events (conversation, user_key, kind, detail, at, turn_key) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (conversation, user_key, kind, detail[:500], _now(), key),
             )
             await self._db.conn.commit()

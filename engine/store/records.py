@@ -45,8 +45,12 @@ _BOUTS = (
 )
 
 
+# Typed NULLs: Postgres makes an untyped NULL of a subquery text, and then a union of it with a number fails.
+_REAL, _INT, _TEXT = "CAST(NULL AS DOUBLE PRECISION)", "CAST(NULL AS INTEGER)", "CAST(NULL AS TEXT)"
+
+
 def _one(select: str) -> str:
-    return f"SELECT * FROM ({select} LIMIT 1)"
+    return f"SELECT * FROM ({select} LIMIT 1) AS best"  # Postgres 15 wants every subquery named
 
 
 def _lift_parts(i: int, lift: str, ats: dict[str, float | None], args: dict[str, Any]) -> list[str]:
@@ -56,7 +60,7 @@ def _lift_parts(i: int, lift: str, ats: dict[str, float | None], args: dict[str,
     parts = [
         # Seen: a completed work set before. A first entry of only warm-ups or failed attempts says nothing,
         # so the first real working set still says "first time logged" (and is compared with nothing).
-        f"SELECT 'seen', {lp}, '', NULL, '', NULL, NULL, NULL WHERE EXISTS (SELECT 1 {work})",
+        f"SELECT 'seen', {lp}, '', {_REAL}, '', {_INT}, {_REAL}, {_TEXT} WHERE EXISTS (SELECT 1 {work})",
         _one(
             f"SELECT 'heaviest', {lp}, '', weight, unit, reps, weight_kg, occurred_on {work} "
             "AND weight_kg IS NOT NULL ORDER BY weight_kg DESC, reps DESC, occurred_on"
@@ -70,7 +74,7 @@ def _lift_parts(i: int, lift: str, ats: dict[str, float | None], args: dict[str,
             "ORDER BY occurred_on, e1rm_kg DESC"
         ),
         _one(
-            f"SELECT 'volume', {lp}, '', NULL, '', NULL, volume_kg, occurred_on FROM entry_volumes "
+            f"SELECT 'volume', {lp}, '', {_REAL}, '', {_INT}, volume_kg, occurred_on FROM entry_volumes "
             f"WHERE user_key = :u AND exercise = {lp} AND entry_id != :id AND volume_kg >= "
             f"(SELECT volume_kg FROM entry_volumes WHERE user_key = :u AND exercise = {lp} AND entry_id != :id "
             f"ORDER BY volume_kg DESC LIMIT 1) - {EPS} ORDER BY occurred_on, volume_kg DESC"
@@ -95,13 +99,13 @@ def _bout_parts(sport: str, b: ReadBout, at: str, by_kind: bool, args: dict[str,
     args.update(s=sport, d=b.distance or 0.0, pa=at, bk=b.kind)
     kind = " AND b.kind = :bk" if by_kind else ""
     return [
-        f"SELECT 'seen', :s, '', NULL, '', NULL, NULL, NULL WHERE EXISTS (SELECT 1 {_BOUTS})",
+        f"SELECT 'seen', :s, '', {_REAL}, '', {_INT}, {_REAL}, {_TEXT} WHERE EXISTS (SELECT 1 {_BOUTS})",
         _one(
-            f"SELECT 'longest', :s, '', NULL, '', NULL, b.distance, b.occurred_on {_BOUTS} "
+            f"SELECT 'longest', :s, '', {_REAL}, '', {_INT}, b.distance, b.occurred_on {_BOUTS} "
             "AND b.distance IS NOT NULL ORDER BY b.distance DESC, b.occurred_on"
         ),
         _one(
-            f"SELECT 'pace', :s, :pa, b.distance, '', NULL, b.pace, b.occurred_on {_BOUTS}{kind} AND b.pace IS NOT NULL "
+            f"SELECT 'pace', :s, :pa, b.distance, '', {_INT}, b.pace, b.occurred_on {_BOUTS}{kind} AND b.pace IS NOT NULL "
             f"AND b.distance BETWEEN :d * {1 - NEAR} AND :d * {1 + NEAR} ORDER BY b.pace, b.occurred_on"
         ),
     ]
@@ -132,7 +136,7 @@ class RecordStore:
         entry_id = entry_id_for(user, entry.source_key)
         args: dict[str, Any] = {"u": user, "id": entry_id, "on": entry.occurred_on.isoformat()}
         subjects: list[str] = []
-        parts = ["SELECT 'planned', entry_id, terms, NULL, '', NULL, NULL, NULL FROM entries "
+        parts = [f"SELECT 'planned', entry_id, terms, {_REAL}, '', {_INT}, {_REAL}, {_TEXT} FROM entries "
                  "WHERE user_key = :u AND status = 'active' AND kind = 'planned' AND occurred_on = :on"]  # fmt: skip
         announced = entry.kind == "parsed" and entry.source == "chat"
         lifts = working_sets(entry.data) if announced else {}
@@ -153,14 +157,14 @@ class RecordStore:
             # that same value is not said again (a typo's 600 kg, taken back, must not hide every later record).
             parts.append(
                 "SELECT CASE WHEN e.status = 'active' THEN 'announced:' ELSE 'gone:' END || a.kind, a.subject, a.at, "
-                "NULL, '', NULL, max(a.score), NULL FROM announced_records a "
+                f"{_REAL}, '', {_INT}, max(a.score), {_TEXT} FROM announced_records a "
                 "LEFT JOIN entries e ON e.entry_id = a.entry_id "
                 f"WHERE a.user_key = :u AND a.subject IN ({marks}) AND a.entry_id != :id "
                 "GROUP BY a.subject, a.kind, a.at, e.status = 'active', CASE WHEN e.status = 'active' THEN 0 ELSE a.score END"
             )
         # One round trip: every part is a SELECT of the same eight columns (kind, subject, at, weight,
         # unit, reps, value, day).
-        sql = " UNION ALL ".join(f"SELECT * FROM ({p})" for p in parts)
+        sql = " UNION ALL ".join(f"SELECT * FROM ({p}) AS part{i}" for i, p in enumerate(parts))
         async with self._db.lock:
             rows = await self._db.conn.execute_fetchall(sql, args)
             before, planned = _read(rows, entry.terms)
@@ -175,8 +179,9 @@ class RecordStore:
             await conn.execute(INSERT_SQL, insert_params(user, entry, now))
             if judge.found:
                 await conn.executemany(
-                    "INSERT OR IGNORE INTO announced_records "
-                    "(user_key, subject, kind, at, score, entry_id, occurred_on, announced_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO announced_records "
+                    "(user_key, subject, kind, at, score, entry_id, occurred_on, announced_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     [
                         (user, f.record.subject, f.record.kind, f.at, f.score, entry_id, args["on"], now)
                         for f in judge.found

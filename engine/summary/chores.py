@@ -24,7 +24,7 @@ from engine.outcomes import Notice, Outcome
 from engine.query.render import Language
 from engine.reminders.outbox import Outbox, insert
 from engine.reminders.schedule import instant
-from engine.store.db import Database
+from engine.store.db import Conn, Database
 from engine.summary import texts as t
 from engine.summary.nudges import EVENING, DueNudge, Nudges
 from engine.summary.prefs import DueSummary, SummaryPrefs
@@ -90,7 +90,7 @@ class Chores:
         )
         key = f"summary:{due.user}:{due.week_start}"
 
-        async def record(conn: aiosqlite.Connection) -> None:
+        async def record(conn: Conn) -> None:
             await insert(conn, key, due.user, due.conversation, made.outcomes, due.due_at)
 
         done = await self.prefs.mark_sent(due, now, also=record)
@@ -101,7 +101,7 @@ class Chores:
         key = f"nudge:{nudge.user}:{nudge.day}:{','.join(e.entry_id for e in nudge.entries)}"
         outcomes: list[Outcome] = [Notice(text=nudge.text, code="nudge")]
 
-        async def record(conn: aiosqlite.Connection) -> None:
+        async def record(conn: Conn) -> None:
             await insert(conn, key, nudge.user, nudge.conversation, outcomes, nudge.due_at)
 
         return await self.nudges.mark_nudged(nudge, now, also=record)

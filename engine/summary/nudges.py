@@ -124,7 +124,7 @@ class Nudges:
                 claimed = True
                 for e in due.entries:
                     cur = await conn.execute(
-                        "INSERT OR IGNORE INTO nudge_sent (user_key, entry_id, claimed_at) VALUES (?, ?, ?)",
+                        "INSERT INTO nudge_sent (user_key, entry_id, claimed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                         (due.user, e.entry_id, now.astimezone(timezone.utc).isoformat()),
                     )
                     claimed = claimed and cur.rowcount == 1

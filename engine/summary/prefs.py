@@ -28,14 +28,14 @@ import aiosqlite
 
 from engine.query.render import Language
 from engine.reminders.schedule import Schedule, next_due
-from engine.store.db import Database
+from engine.store.db import Conn, Database
 from engine.summary.weekly import last_week
 
 NudgeMode = Literal["on", "off", "behind"]
 """Nudges about planned sessions: ``on`` (the default), ``off`` (``/quiet``), ``behind`` (only when the week's
 logged sessions fall short of the plan)."""
 
-Also = Callable[[aiosqlite.Connection], Awaitable[None]]
+Also = Callable[[Conn], Awaitable[None]]
 """Work the caller does inside the claiming transaction (record the message to send); no commit of its own."""
 
 
@@ -168,7 +168,8 @@ class SummaryPrefs:
                     "UPDATE summary_prefs SET next_due = ? WHERE user_key = ?", (after.isoformat(), due.user)
                 )
                 cur2 = await conn.execute(
-                    "INSERT OR IGNORE INTO summary_sent (user_key, week_start, claimed_at) VALUES (?, ?, ?)",
+                    "INSERT INTO summary_sent (user_key, week_start, claimed_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     (due.user, due.week_start.isoformat(), _utc(now)),
                 )
                 claimed = cur2.rowcount == 1
@@ -178,7 +179,7 @@ class SummaryPrefs:
             except BaseException:
                 await conn.rollback()
                 raise
-        return claimed
+        return bool(claimed)
 
     async def forget_user(self, user: str) -> None:
         """``/forget``: nothing of the person's settings or claims is kept."""

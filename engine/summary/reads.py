@@ -64,7 +64,7 @@ class WeekReads:
     async def planned_days(self, user: str, start: date, end: date) -> list[PlannedDay]:
         """Days in ``start``–``end`` with a planned session, oldest first."""
         rows = await self._rows(
-            "SELECT occurred_on, max(status = 'completed') FROM entries WHERE user_key = :u AND kind = 'planned' "
+            "SELECT occurred_on, max(CASE WHEN status = 'completed' THEN 1 ELSE 0 END) FROM entries WHERE user_key = :u AND kind = 'planned' "
             "AND status IN ('active', 'completed') AND occurred_on BETWEEN :a AND :b "
             "GROUP BY occurred_on ORDER BY occurred_on",
             {"u": user, "a": start.isoformat(), "b": end.isoformat()},

@@ -12,7 +12,7 @@ from pathlib import Path
 from PIL import Image
 from pydantic import TypeAdapter
 
-from engine import EngineConfig, Logbook
+from engine import Logbook
 from engine.outcomes import Chart, Logged, Notice, Outcome
 from engine.turns import Control, Message
 from tests.conftest import OpenEngine
@@ -121,7 +121,7 @@ def _bench_by_hand() -> dict[str, list[tuple[float, int]]]:
 async def test_an_imported_strong_history_charts_its_true_best_and_latest(
     open_engine: OpenEngine, fake: FakeOllama, tmp_path: Path
 ) -> None:
-    imported = await Logbook.open(EngineConfig(data_dir=tmp_path / "data")).import_file(USER, STRONG)
+    imported = await Logbook.open(open_engine.config()).import_file(USER, STRONG)
     assert imported is not None and imported.report.added > 100
     async with open_engine(read_in_code=True) as engine:
         (out,) = await engine.handle(chart_of("bench all time"))

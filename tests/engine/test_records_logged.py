@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from engine import EngineConfig, Logbook
+from engine import Logbook
 from engine.agents.schemas import ParserOutput
 from engine.domains.registry import DomainRegistry
 from engine.outcomes import ApprovalRequest, Logged, Record
@@ -185,7 +185,7 @@ async def test_an_imported_heavier_history_is_said_of_nothing_and_beaten_by_noth
     )
     async with open_engine() as engine:
         await engine.handle(on(1, "bench 55kg 10x5"))
-    imported = await Logbook.open(EngineConfig(data_dir=tmp_path / "data")).import_file(USER, csv)
+    imported = await Logbook.open(open_engine.config()).import_file(USER, csv)
     assert imported is not None and imported.report.added == 1
     async with open_engine() as engine:
         assert records(await engine.handle(on(2, "bench 90kg 5x5"))) == []

@@ -44,14 +44,25 @@ SETTINGS_PREFIXES = (  # the settings a child bot must not inherit from this she
     "CHROMA_",
     "KNOWLEDGE_",
     "EMBEDDING_",
+    "DATABASE_URL",
 )
 _WEIGHT = re.compile(r"bench press (\d+) kg")
 
 
 class BotProcess:
-    """``python -m bot telegram`` in a child process; stderr (the log) goes to a file."""
+    """``python -m bot telegram`` (or ``worker``) in a child process; stderr (the log) goes to a file."""
 
-    def __init__(self, tg: FakeTelegram, fake: FakeOllama, data_dir: Path, *, read_in_code: bool = False) -> None:
+    def __init__(
+        self,
+        tg: FakeTelegram,
+        fake: FakeOllama,
+        data_dir: Path,
+        *,
+        read_in_code: bool = False,
+        mode: str = "telegram",
+        database_url: str | None = None,
+        log_name: str = "bot.log",
+    ) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_PREFIXES)}
         env.update(
             TELEGRAM_BOT_TOKEN=tg.token,
@@ -68,9 +79,12 @@ class BotProcess:
             KNOWLEDGE_ENABLED="false",  # a minute of first ingest would compete with the kills for the CPU
             PYTHONPATH=str(ROOT),
         )
+        if database_url:
+            env["DATABASE_URL"] = database_url
+        self._mode = mode
         self._env = env
         self._cwd = data_dir.parent  # no stray .env is read from the repository
-        self.log = data_dir.parent / "bot.log"
+        self.log = data_dir.parent / log_name
         self._tg = tg
         self._proc: subprocess.Popen[bytes] | None = None
         self._started_at_call = 0
@@ -83,7 +97,7 @@ class BotProcess:
         self._started_at_call = len(self._tg.calls())
         with open(self.log, "ab") as log:
             self._proc = subprocess.Popen(
-                [sys.executable, "-m", "bot", "telegram"], env=self._env, cwd=self._cwd, stdout=log, stderr=log
+                [sys.executable, "-m", "bot", self._mode], env=self._env, cwd=self._cwd, stdout=log, stderr=log
             )
         self.starts += 1
 
@@ -122,6 +136,20 @@ class BotProcess:
             assert self._proc is not None and self._proc.poll() is None, self.tail()
             time.sleep(0.05)
         raise TimeoutError("the bot did not start polling\n" + self.tail())
+
+    def wait_started(self, since_bytes: int, timeout: float = 60.0) -> None:
+        """Until the process logged that it started (a worker never polls): written after ``since_bytes``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.log.read_bytes()[since_bytes:] if self.log.exists() else b""
+            if b"telegram.started" in text:
+                return
+            assert self._proc is not None and self._proc.poll() is None, self.tail()
+            time.sleep(0.05)
+        raise TimeoutError("the process did not start\n" + self.tail())
+
+    def log_size(self) -> int:
+        return self.log.stat().st_size if self.log.exists() else 0
 
     def wait_dead(self, timeout: float = 30.0) -> None:
         """Until the process is gone (killed from elsewhere, e.g. inside a fake's handler)."""
@@ -178,11 +206,21 @@ class Figures:
         return not (self.lost or self.unanswered or self.duplicated or self.out_of_order or self.stale_status)
 
 
-def count(tg: FakeTelegram, db_path: Path, sent: dict[int, list[int]]) -> Figures:
-    """Compare what each chat sent (chat → weights in order) with the database and the chats."""
+def count(tg: FakeTelegram, db_path: Path | str, sent: dict[int, list[int]]) -> Figures:
+    """Compare what each chat sent (chat → weights in order) with the database and the chats.
+
+    Args:
+        db_path: the SQLite file, or a Postgres URL.
+    """
     figures = Figures(sent=sum(len(w) for w in sent.values()))
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as db:
-        rows = db.execute("SELECT user_key, raw_text FROM entries").fetchall()
+    if isinstance(db_path, str):
+        import psycopg
+
+        with psycopg.connect(db_path) as pg:
+            rows = pg.execute("SELECT user_key, raw_text FROM entries").fetchall()
+    else:
+        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as db:
+            rows = db.execute("SELECT user_key, raw_text FROM entries").fetchall()
     stored = Counter((user, raw) for user, raw in rows)
     for chat, weights in sent.items():
         replies = [m.text for m in tg.sent(chat)]

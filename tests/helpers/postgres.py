@@ -124,13 +124,17 @@ def stop(directory: Path) -> None:
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def create_database(server_url: str) -> str:
-    """Create a new empty database (from template1) on the server and return its URL."""
+def create_database(server_url: str, template: str = "template1") -> str:
+    """Create a new database (a copy of ``template``, by default empty) on the server and return its URL."""
     name = f"t_{secrets.token_hex(8)}"
     # FILE_COPY copies template1's files and checkpoints, which costs little with fsync off; the default
     # WAL_LOG writes the whole template through WAL and measured a little slower. (STRATEGY: PostgreSQL 15+.)
     with psycopg.connect(server_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {} STRATEGY FILE_COPY").format(sql.Identifier(name)))
+        conn.execute(
+            sql.SQL("CREATE DATABASE {} TEMPLATE {} STRATEGY FILE_COPY").format(
+                sql.Identifier(name), sql.Identifier(template)
+            )
+        )
     return with_database(server_url, name)
 
 

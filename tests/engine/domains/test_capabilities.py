@@ -27,7 +27,7 @@ from engine.store.db import Database
 from engine.store.entries import EntryStore
 from engine.store.history import EVER
 from engine.turns import Message
-from tests.conftest import OpenEngine
+from tests.conftest import OpenDb, OpenEngine
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
 from tests.helpers.domains import BUILTIN
@@ -124,8 +124,8 @@ def test_code_reads_runs_and_swims_into_the_domains_that_say_so(registry: Domain
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "a.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    database = await open_db()
     yield database
     await database.close()
 

@@ -24,6 +24,7 @@ from engine.store.bouts import BoutStore
 from engine.store.db import Database
 from engine.store.entries import EntryStore
 from engine.store.history import EVER, HistoryStore
+from tests.conftest import OpenDb
 from tests.helpers import scripts
 from tests.helpers.domains import BUILTIN
 
@@ -41,8 +42,8 @@ async def import_history(db: Database, user: str = USER) -> None:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "a.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    database = await open_db()
     await import_history(database)
     yield database
     await database.close()

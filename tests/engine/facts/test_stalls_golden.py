@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
@@ -28,6 +27,7 @@ from engine.facts.stalls import lift_stall
 from engine.store.db import Database
 from engine.store.lift_sessions import SessionStore
 from engine.tasks.coded import deload_weight
+from tests.conftest import OpenDb
 from tests.engine.facts.test_history import import_history
 from tests.helpers.domains import BUILTIN
 
@@ -36,8 +36,8 @@ RULES = DomainRegistry.load().get("strength").progression  # type: ignore[union-
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "a.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    database = await open_db()
     await import_history(database, USER)
     yield database
     await database.close()

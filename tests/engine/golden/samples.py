@@ -11,8 +11,9 @@ DATA = Path(__file__).resolve().parents[2] / "data"
 USER = "console:kim"
 
 
-async def import_sample(data_dir: Path, name: str) -> FileImport:
-    """Import ``tests/data/<name>`` for ``USER`` into ``data_dir``, as ``almanac import`` does."""
-    imported = await Logbook.open(EngineConfig(data_dir=data_dir)).import_file(USER, DATA / name)
+async def import_sample(into: Path | EngineConfig, name: str) -> FileImport:
+    """Import ``tests/data/<name>`` for ``USER`` into a data folder or an engine's store, as ``almanac import`` does."""
+    config = into if isinstance(into, EngineConfig) else EngineConfig(data_dir=into)
+    imported = await Logbook.open(config).import_file(USER, DATA / name)
     assert imported is not None, name
     return imported

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from engine.outcomes import Logged, Record
-from engine.store.db import Database
 from engine.turns import Message
 from tests.conftest import OpenEngine
 from tests.engine.golden.samples import USER, import_sample
@@ -230,7 +229,7 @@ GOLDEN: dict[str, list[tuple[str, list[str]]]] = {
 async def test_the_records_each_log_sets_over_an_imported_sample(
     open_engine: OpenEngine, tmp_path: Path, sample: str
 ) -> None:
-    await import_sample(tmp_path / "data", sample)
+    await import_sample(open_engine.config(), sample)
     async with open_engine() as engine:
         for day, (text, expected) in enumerate(GOLDEN[sample], start=1):
             assert [r.text for r in records(await engine.handle(on(day, text)))] == expected, text
@@ -238,7 +237,7 @@ async def test_the_records_each_log_sets_over_an_imported_sample(
 
 async def test_a_record_carries_the_best_before_it_and_its_day(open_engine: OpenEngine, tmp_path: Path) -> None:
     """The fields behind the line, in the unit logged: strong_en's deadlift 140 × 3 (2024-01-17) beaten."""
-    await import_sample(tmp_path / "data", "strong_en.csv")
+    await import_sample(open_engine.config(), "strong_en.csv")
     async with open_engine() as engine:
         out = records(await engine.handle(on(1, "deadlift 140kg x 4")))
     assert [(r.kind, r.subject, r.value, r.unit, r.previous, r.previous_on) for r in out] == [
@@ -248,8 +247,8 @@ async def test_a_record_carries_the_best_before_it_and_its_day(open_engine: Open
     ]
 
 
-async def _announced(tmp_path: Path) -> int:
-    db = await Database.open(tmp_path / "data" / "almanac.db")
+async def _announced(open_engine: OpenEngine) -> int:
+    db = await open_engine.database()
     try:
         rows = await db.conn.execute_fetchall("SELECT count(*) FROM announced_records")
         return int(next(iter(rows))[0])
@@ -262,27 +261,27 @@ async def test_importing_twice_announces_nothing_and_logging_after_says_only_wha
 ) -> None:
     """An import never announces (it stores no record said) and a re-import stores nothing new; the first log of
     an imported lift is no "first time logged", and equalling an imported best is no record."""
-    first = await import_sample(tmp_path / "data", "strong_en.csv")
-    again = await import_sample(tmp_path / "data", "strong_en.csv")
+    first = await import_sample(open_engine.config(), "strong_en.csv")
+    again = await import_sample(open_engine.config(), "strong_en.csv")
     assert (first.report.added, again.report.added, again.report.present) == (3, 0, 3)
-    assert await _announced(tmp_path) == 0
+    assert await _announced(open_engine) == 0
     async with open_engine() as engine:
         assert records(await engine.handle(on(1, "bench 62.5kg x 6"))) == []
         assert records(await engine.handle(on(2, "squat 105kg x 5"))) == []
         out = records(await engine.handle(on(3, "bench 65kg x 3")))
     assert [r.text for r in out] == ["New heaviest bench press: 65 kg × 3 (before: 62.5 kg × 6, 2024-01-15)"]
-    assert await _announced(tmp_path) == 1
+    assert await _announced(open_engine) == 1
 
 
 async def test_a_re_import_after_a_record_does_not_say_it_again(open_engine: OpenEngine, tmp_path: Path) -> None:
-    await import_sample(tmp_path / "data", "hevy_sample.csv")
+    await import_sample(open_engine.config(), "hevy_sample.csv")
     async with open_engine() as engine:
         assert [r.kind for r in records(await engine.handle(on(1, "bench 82.5kg x 5")))] == [
             "heaviest",
             "e1rm",
             "volume",
         ]
-    await import_sample(tmp_path / "data", "hevy_sample.csv")
-    assert await _announced(tmp_path) == 3
+    await import_sample(open_engine.config(), "hevy_sample.csv")
+    assert await _announced(open_engine) == 3
     async with open_engine() as engine:
         assert records(await engine.handle(on(2, "bench 82.5kg x 5"))) == []

@@ -165,7 +165,7 @@ def _rounded(rows: dict[str, Row]) -> dict[str, Row]:
 
 async def test_next_after_a_korean_import_says_the_target_in_korean(open_engine: OpenEngine, tmp_path: Path) -> None:
     """The command path over an imported history: ``/next 벤치`` after strong_ko.csv (62.5×8 → 65 × 8)."""
-    await import_sample(tmp_path / "data", "strong_ko.csv")
+    await import_sample(open_engine.config(), "strong_ko.csv")
     async with open_engine() as engine:
         (out,) = await engine.handle(Control(conversation=USER, user=USER, action="next", argument="벤치"))
         (english,) = await engine.handle(Control(conversation=USER, user=USER, action="next", argument="bench"))

@@ -23,6 +23,7 @@ from engine.importers.overlap import has_lifts, same_workout
 from engine.importers.strong import ExerciseNamer
 from engine.store.db import Database
 from engine.store.entries import EntryStore
+from tests.conftest import OpenDb
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 USER = "console:lee"
@@ -183,8 +184,8 @@ def namer() -> ExerciseNamer:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "almanac.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    database = await open_db()
     try:
         yield database
     finally:
@@ -235,11 +236,14 @@ async def test_whichever_app_came_first_keeps_the_workout(db: Database, namer: E
     assert totals["2021-03-02"][0] == 8 and totals["2021-03-07"][0] == 3  # Hevy's, once
 
 
-async def test_the_days_query_uses_an_index(db: Database) -> None:
+async def test_the_days_query_uses_an_index(tmp_path: Path) -> None:
+    """SQLite's plan, read through its trace callback (on Postgres see tests/engine/store/test_pg_indexes.py)."""
+    db = await Database.open(tmp_path / "plan.db")
     queries: list[str] = []
-    await db.conn.set_trace_callback(queries.append)
+    await db.conn.set_trace_callback(queries.append)  # type: ignore[attr-defined]
     await EntryStore(db).imported_on(USER, [date(2021, 3, 2), date(2021, 3, 7)])
     (sql,) = [q for q in queries if q.lstrip().upper().startswith("SELECT")]
     async with db.conn.execute("EXPLAIN QUERY PLAN " + sql) as cur:
         plan = " ".join(str(row[-1]) for row in await cur.fetchall())
+    await db.close()
     assert "USING INDEX" in plan and "SCAN" not in plan

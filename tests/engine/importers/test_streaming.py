@@ -26,6 +26,7 @@ from engine.importers.files import open_export, read_export, scan
 from engine.importers.strong import ExerciseNamer
 from engine.store.db import Database
 from engine.store.entries import EntryStore
+from tests.conftest import OpenDb
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 USER = "console:kim"
@@ -46,8 +47,8 @@ def namer() -> ExerciseNamer:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "almanac.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    database = await open_db()
     try:
         yield database
     finally:

@@ -25,6 +25,7 @@ from engine.importers import store_imported
 from engine.importers.strong import ExerciseNamer, MissingColumnsError, StrongImport, decode, parse_strong_csv
 from engine.store.db import Database
 from engine.store.entries import EntryStore
+from tests.conftest import OpenDb
 from tests.fakes.ollama_server import FakeOllama
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -61,8 +62,8 @@ def ollama() -> Iterator[FakeOllama]:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "data" / "almanac.db")
+async def db(open_db: OpenDb, tmp_path: Path) -> AsyncIterator[Database]:
+    database = await open_db(tmp_path / "data" / "almanac.db")
     try:
         yield database
     finally:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Literal
 
 from engine.outcomes import Notice, Outcome, ReminderCard
@@ -78,8 +77,7 @@ class World:
         return proposal
 
 
-async def open_world(path: Path, clock: Clock, pushed: Pushed, tz: str = SEOUL, **scheduler: object) -> World:
-    db = await Database.open(path)
+async def open_world(db: Database, clock: Clock, pushed: Pushed, tz: str = SEOUL, **scheduler: object) -> World:
     store = ReminderStore(db)
 
     async def zone(_user: str) -> str:

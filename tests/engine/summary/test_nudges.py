@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import date, datetime, timezone
-from pathlib import Path
 
 import pytest
 
 from engine.store.db import Database
 from engine.summary import Nudges, SummaryPrefs
+from tests.conftest import OpenDb
 from tests.engine.summary.seeded import USER, seed
 from tests.helpers.domains import BUILTIN
 
@@ -22,8 +22,8 @@ def utc(*args: int) -> datetime:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    opened = await Database.open(tmp_path / "a.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    opened = await open_db()
     await seed(opened, BUILTIN, sunday=False)
     yield opened
     await opened.close()

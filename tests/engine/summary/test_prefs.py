@@ -12,6 +12,7 @@ import pytest
 
 from engine.store.db import Database
 from engine.summary import SummaryPrefs
+from tests.conftest import OpenDb
 
 NY = "America/New_York"
 USER, CONV = "tg:1", "tg:1"
@@ -22,8 +23,8 @@ def utc(*args: int) -> datetime:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    opened = await Database.open(tmp_path / "a.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    opened = await open_db()
     await opened.conn.execute("CREATE TABLE claimed_here (user_key TEXT, week TEXT)")
     yield opened
     await opened.close()

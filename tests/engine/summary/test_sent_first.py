@@ -21,6 +21,7 @@ from engine.reminders.store import ReminderStore
 from engine.store.db import Database
 from engine.summary import SummaryPrefs
 from engine.summary.chores import Chores
+from tests.conftest import OpenDb
 from tests.engine.summary.seeded import USER, seed
 from tests.helpers.domains import BUILTIN
 
@@ -52,13 +53,13 @@ class Sent:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    opened = await Database.open(tmp_path / "a.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    opened = await open_db()
     await seed(opened, BUILTIN, sunday=False)
     prefs = SummaryPrefs(opened)
     await prefs.set_nudges(USER, CONV, "on", "en", utc(2026, 11, 1))
     await prefs.weekly_on(USER, CONV, 0, time(8), SEOUL, "en", utc(2026, 11, 16))  # Mondays 08:00 in Seoul
-    await opened.conn.execute("INSERT OR REPLACE INTO users (user_key, timezone) VALUES (?, ?)", (USER, SEOUL))
+    await opened.conn.execute("INSERT INTO users (user_key, timezone) VALUES (?, ?)", (USER, SEOUL))
     await opened.conn.commit()
     yield opened
     await opened.close()

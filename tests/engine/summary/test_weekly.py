@@ -13,6 +13,7 @@ from engine.domains.registry import DomainSelector
 from engine.outcomes import Answer, Chart
 from engine.store.db import Database
 from engine.summary import weekly_summary
+from tests.conftest import OpenDb
 from tests.engine.summary.seeded import USER, WEEK, seed
 from tests.helpers.domains import BUILTIN
 
@@ -36,8 +37,8 @@ This week's targets:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    opened = await Database.open(tmp_path / "a.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    opened = await open_db()
     await seed(opened, BUILTIN)
     yield opened
     await opened.close()

@@ -1,0 +1,93 @@
+"""Past one machine: a receiver and workers on one Postgres, workers killed with SIGKILL at random.
+
+Every message is stored once and answered once, each chat's replies come in
+the order of its messages, whichever worker ran them; a killed worker's turn
+runs again on another. The processes start together on an empty database and
+migrate it together. The full-size run is ``bench/scale.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from engine.store.db import Database
+from engine.store.schema_pg import MIGRATIONS
+from tests.fakes.ollama_server import FakeOllama
+from tests.fakes.telegram_api import FakeTelegram
+from tests.helpers.crash import ROOT, count, script_logs
+from tests.helpers.workers import Deployment, stream
+
+
+@pytest.fixture
+def deployment(tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, pg_url: str) -> Iterator[Deployment]:
+    made = Deployment.make(tmp_path, tg, fake, pg_url, workers=2)
+    try:
+        yield made
+    finally:
+        made.kill_all()
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_workers_killed_mid_turn_lose_nothing_and_keep_each_chats_order(
+    deployment: Deployment, fake: FakeOllama, tg: FakeTelegram, pg_url: str, seed: int
+) -> None:
+    script_logs(fake, model_s=0.03)
+    deployment.start_all()
+    sent = stream(tg, deployment, seed=seed, chats=6, messages=40, kills=4)
+    assert deployment.stop_all() == [0, 0, 0]
+    figures = count(tg, pg_url, sent)
+    assert sum(w.kills for w in deployment.workers) == 4
+    assert figures.ok(), figures.details
+    assert (figures.sent, figures.lost, figures.duplicated, figures.out_of_order) == (40, 0, 0, 0)
+    with psycopg.connect(pg_url) as conn:
+        ran = conn.execute("SELECT count(*) FROM inbox WHERE status = 'done'").fetchone()
+        open_deliveries = conn.execute("SELECT count(*) FROM received WHERE status = 'new'").fetchone()
+    assert ran == (40,) and open_deliveries == (0,)
+
+
+def test_every_worker_runs_turns(deployment: Deployment, fake: FakeOllama, tg: FakeTelegram, pg_url: str) -> None:
+    """The turns spread over the processes: with a slow model one process alone could not keep up."""
+    script_logs(fake, model_s=0.2)
+    deployment.start_all()
+    sent = stream(tg, deployment, seed=5, chats=9, messages=27, kills=0)
+    assert deployment.stop_all() == [0, 0, 0]
+    assert count(tg, pg_url, sent).ok()
+    stored = [p.log.read_text().count('"node": "store"') for p in deployment.processes]  # a log line per turn stored
+    assert sum(stored) == 27 and all(n > 0 for n in stored), stored
+
+
+def test_four_processes_migrate_a_fresh_database_at_once(pg_url: str, tmp_path: Path) -> None:
+    env = {"DATABASE_URL": pg_url, "DATA_DIR": str(tmp_path / "data"), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "bot", "migrate"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for _ in range(4)
+    ]
+    outs = [p.communicate(timeout=120)[0].decode() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0, 0], outs
+    assert sum("applied migrations" in o for o in outs) == 1, outs  # one applied them; three found them done
+    with psycopg.connect(pg_url) as conn:
+        versions = [r[0] for r in conn.execute("SELECT version FROM almanac_migrations ORDER BY version")]
+        checkpoints = conn.execute("SELECT count(*) FROM checkpoint_migrations").fetchone()
+    assert versions == [m.version for m in MIGRATIONS]
+    assert checkpoints is not None and checkpoints[0] > 0
+
+
+async def test_many_engines_opening_a_fresh_database_at_once_all_succeed(pg_url: str) -> None:
+    opened = await asyncio.gather(*(Database.open_postgres(pg_url) for _ in range(8)))
+    for db in opened:
+        await db.close()
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT count(*) FROM almanac_migrations").fetchone() == (len(MIGRATIONS),)
