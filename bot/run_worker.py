@@ -11,32 +11,20 @@ from __future__ import annotations
 
 import asyncio
 
-import psycopg
-
 from adapters import telegram
 from bot.config import Settings, fail
 from bot.runner import run, until_stopped
-from engine import DataDirError, Engine
+from engine import Engine, migrate_storage
 
 
 async def migrate(settings: Settings) -> None:
     """Apply what the database lacks (Postgres), or make the SQLite files' tables; print what was done."""
-    from engine.store.db import Database
-    from engine.store.migrate import migrate as migrate_postgres
-
     config = settings.engine_config()
-    if config.database is None:
-        db = await Database.open(config.entries_db)
-        await db.close()
+    applied = await migrate_storage(config)
+    if applied is None:
         print(f"SQLite database {config.entries_db} is up to date (DATABASE_URL is not set)")
-        return
-    try:
-        conn = await psycopg.AsyncConnection.connect(config.database, autocommit=True)
-    except psycopg.OperationalError as exc:
-        raise DataDirError(f"cannot reach the database at DATABASE_URL: {str(exc).strip().splitlines()[0]}") from None
-    async with conn:
-        applied = await migrate_postgres(conn)
-    print(f"applied migrations {', '.join(map(str, applied))}" if applied else "the database is up to date")
+    else:
+        print(f"applied migrations {', '.join(map(str, applied))}" if applied else "the database is up to date")
 
 
 async def work(settings: Settings, stopped: asyncio.Event) -> None:

@@ -46,11 +46,13 @@ if TYPE_CHECKING:
     from engine.knowledge import EmbeddingError, KnowledgeStoreError
     from engine.language.text import public_url
     from engine.logbook import Logbook
+    from engine.migrations import migrate_storage
 
 # Front door 2, for work without a conversation (bot/'s import, export, search, vocabulary and knowledge
 # commands), and the errors it raises: loaded when first used, as the engine is.
 _OFFLINE = {
     "Logbook": "engine.logbook",
+    "migrate_storage": "engine.migrations",  # python -m bot migrate
     "ImportFormatError": "engine.importers.common",
     "EmbeddingError": "engine.knowledge",
     "KnowledgeStoreError": "engine.knowledge",
@@ -104,6 +106,7 @@ __all__ = [
     "KnowledgeStoreError",
     "LLMConfig",
     "Logbook",
+    "migrate_storage",
     "Logged",
     "LoggedEntry",
     "Record",

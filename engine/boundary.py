@@ -131,6 +131,10 @@ class SharedDeliveries(Protocol):
         """Whether this process leads ``role`` (one long poll, one scheduler): taken if free, kept for life."""
         ...
 
+    async def watch(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` whenever a receiver, in any process, records deliveries."""
+        ...
+
 
 @runtime_checkable
 class Reminding(Protocol):

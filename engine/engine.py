@@ -123,14 +123,15 @@ class Engine(Intake):
             engine = cls(config, await assemble(config, checkpointer, stack))
             engine.library.start_ingest()  # answers use what is in while the built-in articles go in
             if config.database:
-                # Other workers may be running turns: a conversation's cut-off turns are found when one is
-                # claimed (engine/runtime/shared.py), never all at once here.
+                # Other workers may be running turns: only those of conversations no live worker runs are
+                # cut off (engine/runtime/shared.py); the rest are found when their conversation is claimed.
                 engine.work = await SharedWork.open(config.database, engine.db, engine.inbox)
                 stack.push_async_callback(engine.work.close)
+                cut_off = await engine.work.interrupt_unowned()
             else:
                 cut_off = await engine.inbox.interrupt_pending()
-                if cut_off:
-                    log.warning("engine.interrupted_turns", count=cut_off)
+            if cut_off:
+                log.warning("engine.interrupted_turns", count=cut_off)
             await engine.inbox.prune()
             yield engine
 

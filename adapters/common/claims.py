@@ -33,7 +33,7 @@ class ClaimLoop:
         source: the platform (``telegram``).
         dispatch: the adapter's dispatch of a recorded delivery (what a replay after a crash calls).
         slots: conversations run at once by this worker.
-        idle_s: how often an idle worker looks for work (a receiver in this process wakes it at once).
+        idle_s: how often an idle worker looks for work anyway (a receiver anywhere wakes it at once).
         give_up_s: a delivery not done by then is released, so its conversation is not stuck behind it.
     """
 
@@ -45,7 +45,7 @@ class ClaimLoop:
         dispatch: Dispatch,
         *,
         slots: int = 8,
-        idle_s: float = 0.05,
+        idle_s: float = 1.0,
         give_up_s: float = 900.0,
     ) -> None:
         self._engine, self._intake, self._source, self._dispatch = engine, intake, source, dispatch
@@ -73,6 +73,7 @@ class ClaimLoop:
             await asyncio.wait(self._running, timeout=drain_s)
 
     async def _loop(self) -> None:
+        await self._engine.watch(self.wake)
         while not self._stopping:
             batch: list[Delivery] = []
             free = self._slots - len(self._running)

@@ -9,7 +9,7 @@ once handled (`finish`), and after a crash dispatches again what is not done
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.boundary import Delivery
 from engine.runtime.shared import SharedWork
@@ -36,6 +36,11 @@ class Intake:
         """A claimed delivery is done or given up."""
         if self.work is not None:
             await self.work.release(delivery)
+
+    async def watch(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` when a receiver anywhere records deliveries (nothing when not shared)."""
+        if self.work is not None:
+            await self.work.watch(wake)
 
     async def lead(self, role: str) -> bool:
         """Whether this process leads ``role``; alone on its database it leads everything."""

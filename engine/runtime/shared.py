@@ -26,7 +26,9 @@ while the process lives, taken over by another when it dies.
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +43,17 @@ log = structlog.get_logger(__name__)
 
 LOCK_SPACE = 7413
 """Seed of ``hashtextextended``: our locks' keys, apart from other users of advisory locks in the database."""
+CHANNEL = "almanac_work"
+"""What receivers ``NOTIFY`` when they record deliveries (`engine.store.inbox.Deliveries.receive`)."""
+_SESSION: dict[str, Any] = {
+    "autocommit": True,
+    # A worker cut off by the network (not killed: its socket stays open) must lose its locks too:
+    # keepalives end the session within about half a minute, and another worker takes its conversations.
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+}
 
 # Each conversation's oldest open delivery: the only one of it that may run.
 _HEADS = """
@@ -69,17 +82,40 @@ class SharedWork:
     The locks live in this connection's session: they end with the process, whatever kills it.
     """
 
-    def __init__(self, db: Database, inbox: Inbox, locks: psycopg.AsyncConnection[Any]) -> None:
-        self._db, self._inbox, self._locks = db, inbox, locks
+    def __init__(self, db: Database, inbox: Inbox, locks: psycopg.AsyncConnection[Any], url: str = "") -> None:
+        self._db, self._inbox, self._locks, self._url = db, inbox, locks, url
         self._held: set[str] = set()
         self._leading: set[str] = set()
+        self._listening: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str, db: Database, inbox: Inbox) -> SharedWork:
-        return cls(db, inbox, await psycopg.AsyncConnection.connect(url, autocommit=True))
+        return cls(db, inbox, await psycopg.AsyncConnection.connect(url, **_SESSION), url)
 
     async def close(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
+            await asyncio.gather(self._listening, return_exceptions=True)
         await self._locks.close()  # every lock this process holds is released with it
+
+    async def watch(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` whenever a receiver anywhere records deliveries (``NOTIFY``), so that claiming
+        needs no tight polling; a lost connection is opened again."""
+
+        async def listen() -> None:
+            while True:
+                try:
+                    async with await psycopg.AsyncConnection.connect(self._url, **_SESSION) as conn:
+                        await conn.execute(f"LISTEN {CHANNEL}")
+                        wake()  # whatever came while not listening
+                        async for _ in conn.notifies():
+                            wake()
+                except psycopg.Error as exc:
+                    log.warning("shared.listen_lost", error=str(exc))
+                    await asyncio.sleep(1.0)
+
+        if self._listening is None:
+            self._listening = asyncio.create_task(listen(), name="shared.listen")
 
     async def claim(self, source: str, limit: int) -> list[Delivery]:
         """Up to ``limit`` deliveries to run now, each the oldest open one of a conversation no worker runs."""
@@ -108,6 +144,22 @@ class SharedWork:
         if out:
             log.debug("shared.claimed", source=source, count=len(out), ms=round(1000 * (time.monotonic() - started), 1))
         return out
+
+    async def interrupt_unowned(self) -> int:
+        """At start-up: mark ``interrupted`` the pending turns of conversations no live worker runs.
+
+        A worker runs a conversation under its session lock; a transaction-level try of the same lock
+        fails for those, and succeeds (ending with the statement's transaction) for a dead worker's.
+        So a process that takes no claims (Slack's, alone with its platform) finds its cut-off turns.
+        """
+        async with self._db.lock:
+            cur = await self._db.conn.execute(
+                "UPDATE inbox SET status = 'interrupted' WHERE status = 'pending' "
+                "AND pg_try_advisory_xact_lock(hashtextextended('conversation:' || conversation, ?))",
+                (LOCK_SPACE,),
+            )
+            await self._db.conn.commit()
+        return int(cur.rowcount)
 
     async def release(self, delivery: Delivery) -> None:
         """The delivery is done (or given up): its conversation may run elsewhere."""

@@ -208,6 +208,8 @@ class Deliveries:
                 )
                 if cur.rowcount == 1:
                     fresh.append(d.id)
+            if fresh and self._db.dialect == "postgres":  # wakes the workers (engine/runtime/shared.py), at commit
+                await conn.execute("SELECT pg_notify('almanac_work', ?)", (source,))
         return fresh
 
     async def unfinished(self, source: str) -> list[Delivery]:

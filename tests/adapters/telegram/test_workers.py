@@ -12,7 +12,9 @@ import asyncio
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import psycopg
 import pytest
@@ -21,8 +23,11 @@ from engine.store.db import Database
 from engine.store.schema_pg import MIGRATIONS
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
-from tests.helpers.crash import ROOT, count, script_logs
+from tests.helpers import scripts
+from tests.helpers.crash import ROOT, count, script_logs, wait_until
 from tests.helpers.workers import Deployment, stream
+
+CHAT = 4343
 
 
 @pytest.fixture
@@ -91,3 +96,33 @@ async def test_many_engines_opening_a_fresh_database_at_once_all_succeed(pg_url:
         await db.close()
     with psycopg.connect(pg_url) as conn:
         assert conn.execute("SELECT count(*) FROM almanac_migrations").fetchone() == (len(MIGRATIONS),)
+
+
+def test_an_approval_pressed_after_its_process_died_resumes_on_another(
+    deployment: Deployment, fake: FakeOllama, tg: FakeTelegram, pg_url: str
+) -> None:
+    """The plan's thread lives in Postgres: a process that never saw the plan resumes it from the press."""
+    today = datetime.now(ZoneInfo("Asia/Seoul")).date()
+    week = [(today + timedelta(days=d)).isoformat() for d in (1, 3, 5)]
+    plan = scripts.former(
+        operations=[scripts.op_plan(d, weight=w) for d, w in zip(week, (57.5, 60, 62.5), strict=True)],
+        assumptions=[scripts.assumption("current working weight is 55 kg", source=today.isoformat())],
+    )
+    fake.script(scripts.router("LOG"), scripts.router("TASK", ["strength"]))
+    fake.script(scripts.strength("bench press", 55, 10, 5))
+    fake.script("TaskFormationOutput", plan)
+    deployment.start_all()
+    tg.enqueue(tg.message(CHAT, CHAT, "bench 55kg 10x5"))
+    assert wait_until(lambda: any("✓ Logged" in m.text for m in tg.sent(CHAT)), 30)
+    tg.enqueue(tg.message(CHAT, CHAT, "plan my next week of bench"))
+    assert wait_until(lambda: any(m.text.startswith("Plan: ") and m.buttons() for m in tg.sent(CHAT)), 30)
+    deployment.kill_all()  # every process that could remember the plan is gone
+    deployment.restart(deployment.workers[0])  # a worker that never saw it…
+    deployment.restart(deployment.receiver)  # …and a receiver to hear the press
+    plan_message = [m for m in tg.sent(CHAT) if m.text.startswith("Plan: ")][-1]
+    tg.enqueue(tg.press(CHAT, plan_message.message_id, CHAT, "Approve"))
+    assert wait_until(lambda: any(m.text.startswith("Done.") for m in tg.sent(CHAT)), 30)
+    assert deployment.stop_all()[0] == 0
+    with psycopg.connect(pg_url) as conn:
+        planned = conn.execute("SELECT occurred_on FROM entries WHERE kind = 'planned' ORDER BY occurred_on").fetchall()
+    assert planned == [(d,) for d in week]
