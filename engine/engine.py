@@ -38,7 +38,7 @@ from engine.reminders.store import ReminderStore
 from engine.runtime.failures import storage_failure
 from engine.runtime.intake import Intake
 from engine.runtime.locks import KeyedLocks, UserGate
-from engine.runtime.shared import SharedWork
+from engine.runtime.shared import REMINDERS, SharedWork
 from engine.store.db import check_writable
 from engine.store.entries import EntryStore
 from engine.store.inbox import Conversations, Deliveries, Inbox
@@ -127,6 +127,8 @@ class Engine(Intake):
                 # cut off (engine/runtime/shared.py); the rest are found when their conversation is claimed.
                 engine.work = await SharedWork.open(config.database, engine.db, engine.inbox)
                 stack.push_async_callback(engine.work.close)
+                # A reminder set on another worker wakes this one's scheduler, if it is the one elected.
+                await engine.work.watch(engine.reminders.changed.set, REMINDERS)
                 cut_off = await engine.work.interrupt_unowned()
             else:
                 cut_off = await engine.inbox.interrupt_pending()

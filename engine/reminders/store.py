@@ -129,7 +129,7 @@ class ReminderStore:
                     (reminder_id,),
                 )
             await self._db.conn.commit()
-        self.changed.set()
+        await self._changed()
         return bool(cur.rowcount == 1)
 
     async def earliest(self, platforms: Sequence[str]) -> datetime | None:
@@ -247,4 +247,10 @@ class ReminderStore:
             await self._db.conn.execute("DELETE FROM reminder_sends WHERE user_key = ?", (user,))
             await self._db.conn.execute("DELETE FROM reminders WHERE user_key = ?", (user,))
             await self._db.conn.commit()
+        await self._changed()
+
+    async def _changed(self) -> None:
+        """Wake the scheduler: this process's, and with several workers the one elected (``NOTIFY``)."""
         self.changed.set()
+        if self._db.dialect == "postgres":
+            await self._db.conn.execute("SELECT pg_notify('almanac_reminders', '')")

@@ -45,6 +45,8 @@ LOCK_SPACE = 7413
 """Seed of ``hashtextextended``: our locks' keys, apart from other users of advisory locks in the database."""
 CHANNEL = "almanac_work"
 """What receivers ``NOTIFY`` when they record deliveries (`engine.store.inbox.Deliveries.receive`)."""
+REMINDERS = "almanac_reminders"
+"""What the reminder store ``NOTIFY`` s when a reminder is set or changed: the elected scheduler wakes."""
 _SESSION: dict[str, Any] = {
     "autocommit": True,
     # A worker cut off by the network (not killed: its socket stays open) must lose its locks too:
@@ -87,6 +89,7 @@ class SharedWork:
         self._held: set[str] = set()
         self._leading: set[str] = set()
         self._listening: asyncio.Task[None] | None = None
+        self._callbacks: dict[str, list[Callable[[], None]]] = {}
 
     @classmethod
     async def open(cls, url: str, db: Database, inbox: Inbox) -> SharedWork:
@@ -98,24 +101,29 @@ class SharedWork:
             await asyncio.gather(self._listening, return_exceptions=True)
         await self._locks.close()  # every lock this process holds is released with it
 
-    async def watch(self, wake: Callable[[], None]) -> None:
-        """Call ``wake`` whenever a receiver anywhere records deliveries (``NOTIFY``), so that claiming
-        needs no tight polling; a lost connection is opened again."""
+    async def watch(self, wake: Callable[[], None], channel: str = CHANNEL) -> None:
+        """Call ``wake`` whenever any process notifies ``channel`` (receivers: deliveries recorded; the
+        reminder store: a reminder set), so that no process polls tightly; a lost connection is reopened."""
+        self._callbacks.setdefault(channel, []).append(wake)
+        if self._listening is not None:
+            self._listening.cancel()  # listen again, to every channel
+            await asyncio.gather(self._listening, return_exceptions=True)
+        self._listening = asyncio.create_task(self._listen(dict(self._callbacks)), name="shared.listen")
 
-        async def listen() -> None:
-            while True:
-                try:
-                    async with await psycopg.AsyncConnection.connect(self._url, **_SESSION) as conn:
-                        await conn.execute(f"LISTEN {CHANNEL}")
+    async def _listen(self, callbacks: dict[str, list[Callable[[], None]]]) -> None:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self._url, **_SESSION) as conn:
+                    for channel in callbacks:
+                        await conn.execute(f"LISTEN {channel}")
+                    for wake in (w for ws in callbacks.values() for w in ws):
                         wake()  # whatever came while not listening
-                        async for _ in conn.notifies():
+                    async for note in conn.notifies():
+                        for wake in callbacks.get(note.channel, []):
                             wake()
-                except psycopg.Error as exc:
-                    log.warning("shared.listen_lost", error=str(exc))
-                    await asyncio.sleep(1.0)
-
-        if self._listening is None:
-            self._listening = asyncio.create_task(listen(), name="shared.listen")
+            except psycopg.Error as exc:
+                log.warning("shared.listen_lost", error=str(exc))
+                await asyncio.sleep(1.0)
 
     async def claim(self, source: str, limit: int) -> list[Delivery]:
         """Up to ``limit`` deliveries to run now, each the oldest open one of a conversation no worker runs."""

@@ -17,7 +17,12 @@ def closed_port() -> int:
 
 
 def test_a_worker_without_a_shared_database_says_what_to_set(tmp_path: Path) -> None:
-    result = run_bot(tmp_path, "worker", TELEGRAM_BOT_TOKEN="123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw", DATA_DIR=str(tmp_path / "data"))
+    result = run_bot(
+        tmp_path,
+        "worker",
+        TELEGRAM_BOT_TOKEN="123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+        DATA_DIR=str(tmp_path / "data"),
+    )
     assert result.returncode == 2
     assert one_line(result).startswith("almanac: a worker runs turns from a shared database: set DATABASE_URL")
 

@@ -6,16 +6,22 @@ process does); closing one's lock connection is that process dying.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime, timedelta, timezone
+from typing import TypeVar
 
 import pytest
 
 from engine.boundary import Delivery
-from engine.runtime.shared import SharedWork
+from engine.reminders.schedule import Schedule
+from engine.reminders.store import ReminderStore
+from engine.runtime.shared import REMINDERS, SharedWork
 from engine.store.db import Database
 from engine.store.inbox import Deliveries, Inbox
 
 SOURCE = "telegram"
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -27,6 +33,14 @@ async def db(pg_database: str) -> AsyncIterator[Database]:
 
 async def worker(url: str, db: Database) -> SharedWork:
     return await SharedWork.open(url, db, Inbox(db))
+
+
+async def eventually(check: Callable[[], Awaitable[T]], timeout: float = 5.0) -> T:
+    """The server ends a closed session's locks a moment after the client goes: try until it has."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not (result := await check()) and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.02)
+    return result
 
 
 async def record(db: Database, *items: tuple[str, str]) -> None:
@@ -62,7 +76,7 @@ async def test_a_dead_workers_conversation_is_taken_over_and_its_cut_off_turn_in
         assert turn is not None
         assert await two.claim(SOURCE, 1) == []
         await one.close()  # …SIGKILL: Postgres ends the session, and its locks with it
-        (again,) = await two.claim(SOURCE, 1)
+        (again,) = await eventually(lambda: two.claim(SOURCE, 1))
         assert again.id == d.id
         item = await inbox.get(turn)
         assert item is not None and item.status == "interrupted"  # the redelivery runs it once
@@ -94,6 +108,27 @@ async def test_one_leader_per_role_until_it_dies(pg_database: str, db: Database)
         assert not await two.lead("telegram-poll")
         assert await two.lead("scheduler")  # another role is free
         await one.close()
-        assert await two.lead("telegram-poll")
+        assert await eventually(lambda: two.lead("telegram-poll"))
     finally:
         await two.close()
+
+
+async def test_a_reminder_set_on_one_worker_wakes_the_scheduler_of_another(pg_database: str, db: Database) -> None:
+    """Without it the elected scheduler would see a reminder made elsewhere only at its next pass (up to a minute)."""
+    elsewhere = await Database.open_postgres(pg_database)
+    here = await worker(pg_database, db)
+    try:
+        store_here, store_elsewhere = ReminderStore(db), ReminderStore(elsewhere)
+        await here.watch(store_here.changed.set, REMINDERS)
+        await asyncio.sleep(0.2)  # listening
+        store_here.changed.clear()
+        now = datetime.now(timezone.utc)
+        due = now + timedelta(minutes=1)
+        schedule = Schedule(repeat="once", at=due.time().replace(tzinfo=None), tz="UTC", on=due.date())
+        made = await store_elsewhere.propose("u", "tg:1", "stretch", schedule, due, "en", now)
+        assert not store_here.changed.is_set()  # proposing is no change the scheduler needs
+        assert await store_elsewhere.update(made.id, was=made, status="active", due=made.next_due)
+        await asyncio.wait_for(store_here.changed.wait(), 5)
+    finally:
+        await here.close()
+        await elsewhere.close()
