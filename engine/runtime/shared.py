@@ -27,6 +27,8 @@ while the process lives, taken over by another when it dies.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,6 +72,12 @@ SELECT delivery_id FROM received WHERE source = ? AND conversation = ? AND statu
 """
 
 
+def _stop_now() -> None:
+    """A worker whose lock session is gone must not finish its turns: others have taken them (and run them
+    again, once). Crash-only: stop at once, as a SIGKILL would, and let the supervisor start it again."""
+    os._exit(70)
+
+
 @dataclass(frozen=True)
 class Claimed:
     """A delivery this worker runs; release it when done."""
@@ -84,22 +92,51 @@ class SharedWork:
     The locks live in this connection's session: they end with the process, whatever kills it.
     """
 
-    def __init__(self, db: Database, inbox: Inbox, locks: psycopg.AsyncConnection[Any], url: str = "") -> None:
+    def __init__(
+        self,
+        db: Database,
+        inbox: Inbox,
+        locks: psycopg.AsyncConnection[Any],
+        url: str = "",
+        on_lost: Callable[[], None] | None = None,
+        check_every_s: float = 5.0,
+    ) -> None:
         self._db, self._inbox, self._locks, self._url = db, inbox, locks, url
         self._held: set[str] = set()
         self._leading: set[str] = set()
         self._listening: asyncio.Task[None] | None = None
         self._callbacks: dict[str, list[Callable[[], None]]] = {}
+        self._on_lost = on_lost or _stop_now
+        self._guard = asyncio.create_task(self._watch_locks(check_every_s), name="shared.locks")
 
     @classmethod
-    async def open(cls, url: str, db: Database, inbox: Inbox) -> SharedWork:
-        return cls(db, inbox, await psycopg.AsyncConnection.connect(url, **_SESSION), url)
+    async def open(
+        cls, url: str, db: Database, inbox: Inbox, on_lost: Callable[[], None] | None = None, check_every_s: float = 5.0
+    ) -> SharedWork:
+        locks = await psycopg.AsyncConnection.connect(url, **_SESSION)
+        return cls(db, inbox, locks, url, on_lost, check_every_s)
 
     async def close(self) -> None:
-        if self._listening is not None:
-            self._listening.cancel()
-            await asyncio.gather(self._listening, return_exceptions=True)
+        for task in (self._listening, self._guard):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         await self._locks.close()  # every lock this process holds is released with it
+
+    async def _watch_locks(self, every_s: float) -> None:
+        """The locks live in one session: if it is lost, another worker may already run our conversations."""
+        while True:
+            await asyncio.sleep(every_s)
+            try:
+                await self._locks.execute("SELECT 1")
+            except psycopg.Error as exc:
+                if self._held or self._leading:
+                    log.critical("shared.locks_lost", error=str(exc), held=len(self._held), leading=len(self._leading))
+                    self._on_lost()
+                    return
+                log.warning("shared.session_lost", error=str(exc))  # it held nothing: open another
+                with contextlib.suppress(psycopg.Error):
+                    self._locks = await psycopg.AsyncConnection.connect(self._url, **_SESSION)
 
     async def watch(self, wake: Callable[[], None], channel: str = CHANNEL) -> None:
         """Call ``wake`` whenever any process notifies ``channel`` (receivers: deliveries recorded; the
@@ -186,7 +223,14 @@ class SharedWork:
         return False
 
     async def _try(self, key: str) -> bool:
-        cur = await self._locks.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, %s))", (key, LOCK_SPACE))
+        statement = "SELECT pg_try_advisory_lock(hashtextextended(%s, %s))"
+        try:
+            cur = await self._locks.execute(statement, (key, LOCK_SPACE))
+        except psycopg.OperationalError:
+            if self._held or self._leading:
+                raise  # the guard stops this process (`_watch_locks`)
+            self._locks = await psycopg.AsyncConnection.connect(self._url, **_SESSION)  # it held nothing
+            cur = await self._locks.execute(statement, (key, LOCK_SPACE))
         row = await cur.fetchone()
         return bool(row and row[0])
 

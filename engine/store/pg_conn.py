@@ -33,10 +33,12 @@ from types import TracebackType
 from typing import Any
 
 import psycopg
+import structlog
 from psycopg import sql as pgsql
 from psycopg.adapt import Dumper, Loader
 
 Params = Sequence[Any] | Mapping[str, Any]
+log = structlog.get_logger(__name__)
 
 _WRITES = re.compile(r"^\s*(?:WITH\b.*?\)\s*)?(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE | re.DOTALL)
 _PARAM = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|::|\?|:[A-Za-z_]\w*|%")
@@ -48,7 +50,9 @@ def translate(statement: str) -> str:
 
     def one(m: re.Match[str]) -> str:
         token = m.group(0)
-        if token[0] in "'\"" or token == "::":
+        if token[0] in "'\"":
+            return token.replace("%", "%%")  # psycopg reads % everywhere in the text, quotes or not
+        if token == "::":
             return token
         if token == "?":
             return "%s"
@@ -168,15 +172,14 @@ class _Pending:
 class PgConnection:
     """An aiosqlite-shaped face on one psycopg connection (see the module doc)."""
 
-    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+    def __init__(self, conn: psycopg.AsyncConnection[Any], url: str = "") -> None:
         self.raw = conn
+        self._url = url
         self._in_transaction = False
 
     @classmethod
     async def connect(cls, url: str) -> PgConnection:
-        conn = await psycopg.AsyncConnection.connect(url, autocommit=True, prepare_threshold=None)
-        configure(conn)
-        return cls(conn)
+        return cls(await _open(url), url)
 
     @property
     def in_transaction(self) -> bool:
@@ -225,6 +228,21 @@ class PgConnection:
             self._in_transaction = True
 
     async def _run(self, statement: str, params: Params | None) -> Cursor:
+        alone = not self._in_transaction  # nothing of the caller's is at stake but this statement
+        try:
+            return await self._once(statement, params)
+        except psycopg.OperationalError:
+            if not (alone and self.raw.broken and self._url):
+                raise
+        # The server or a proxy closed the connection (a restart, an idle timeout of a managed database):
+        # open it again and run the statement once more; it had opened its own transaction, if any.
+        log.warning("db.reconnected")
+        self.raw = await _open(self._url)
+        return await self._once(statement, params)
+
+    async def _once(self, statement: str, params: Params | None) -> Cursor:
+        if self.raw.broken and not self._in_transaction and self._url:
+            self.raw = await _open(self._url)
         await self._begin_if_writing(statement)
         async with self.raw.cursor(row_factory=_row_factory) as cur:
             try:
@@ -234,7 +252,22 @@ class PgConnection:
                     # Postgres refuses every statement in a transaction after one failed, and this connection is
                     # the whole process's: end the transaction here, so one failure cannot stop the others.
                     self._in_transaction = False
-                    await self.raw.execute("ROLLBACK")
+                    if not self.raw.broken:
+                        await self.raw.execute("ROLLBACK")
                 raise
             rows = await cur.fetchall() if cur.description is not None else []
             return Cursor(rows, cur.rowcount)
+
+
+async def _open(url: str) -> psycopg.AsyncConnection[Any]:
+    conn = await psycopg.AsyncConnection.connect(
+        url,
+        autocommit=True,
+        prepare_threshold=None,  # no server-side prepared statements: poolers (PgBouncer) can't keep them
+        keepalives=1,  # a dead server or network is noticed in about half a minute, not hours
+        keepalives_idle=10,
+        keepalives_interval=5,
+        keepalives_count=3,
+    )
+    configure(conn)
+    return conn

@@ -132,3 +132,33 @@ async def test_a_reminder_set_on_one_worker_wakes_the_scheduler_of_another(pg_da
     finally:
         await here.close()
         await elsewhere.close()
+
+
+async def test_a_worker_whose_lock_session_is_lost_stops(pg_database: str, db: Database) -> None:
+    """Its conversations are free for others the moment the session ends; going on would run them twice."""
+    lost = asyncio.Event()
+    one = await SharedWork.open(pg_database, db, Inbox(db), on_lost=lost.set, check_every_s=0.05)
+    try:
+        await record(db, ("1", "a"))
+        assert len(await one.claim(SOURCE, 1)) == 1
+        rows = await db.conn.execute_fetchall(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()"
+        )
+        (pid,) = {int(r[0]) for r in rows}
+        await db.conn.execute_fetchall("SELECT pg_terminate_backend(?)", (pid,))  # a proxy or the network drops it
+        await asyncio.wait_for(lost.wait(), 5)
+    finally:
+        await one.close()
+
+
+async def test_a_lost_session_that_held_nothing_is_opened_again(pg_database: str, db: Database) -> None:
+    lost = asyncio.Event()
+    idle = await SharedWork.open(pg_database, db, Inbox(db), on_lost=lost.set, check_every_s=0.05)
+    try:
+        pid = idle._locks.info.backend_pid
+        await db.conn.execute_fetchall("SELECT pg_terminate_backend(?)", (pid,))
+        await record(db, ("1", "a"))
+        claimed = await eventually(lambda: idle.claim(SOURCE, 1))
+        assert [d.id for d in claimed] == ["1"] and not lost.is_set()
+    finally:
+        await idle.close()
