@@ -57,15 +57,22 @@ def test_workers_killed_mid_turn_lose_nothing_and_keep_each_chats_order(
     assert ran == (40,) and open_deliveries == (0,)
 
 
-def test_every_worker_runs_turns(deployment: Deployment, fake: FakeOllama, tg: FakeTelegram, pg_url: str) -> None:
-    """The turns spread over the processes: with a slow model one process alone could not keep up."""
-    script_logs(fake, model_s=0.2)
-    deployment.start_all()
-    sent = stream(tg, deployment, seed=5, chats=9, messages=27, kills=0)
-    assert deployment.stop_all() == [0, 0, 0]
+def test_four_workers_start_together_on_a_fresh_database_and_every_one_runs_turns(
+    tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, pg_url: str
+) -> None:
+    """A receiver and four workers start at once on an empty database (they migrate it together); the turns
+    then spread over all of them: with a slow model one process alone could not keep up."""
+    deployment = Deployment.make(tmp_path, tg, fake, pg_url, workers=4)
+    try:
+        script_logs(fake, model_s=0.2)
+        deployment.start_all()
+        sent = stream(tg, deployment, seed=5, chats=10, messages=30, kills=0)
+        assert deployment.stop_all() == [0] * 5
+    finally:
+        deployment.kill_all()
     assert count(tg, pg_url, sent).ok()
     stored = [p.log.read_text().count('"node": "store"') for p in deployment.processes]  # a log line per turn stored
-    assert sum(stored) == 27 and all(n > 0 for n in stored), stored
+    assert sum(stored) == 30 and all(n > 0 for n in stored), stored
 
 
 def test_four_processes_migrate_a_fresh_database_at_once(pg_url: str, tmp_path: Path) -> None:
