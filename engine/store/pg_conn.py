@@ -17,6 +17,8 @@ connection answer those calls:
   datetimes are sent as their ISO text (the columns hold text, as in SQLite);
   ``True``/``False`` as 1/0. Rows are read by position and by name, as
   ``sqlite3.Row`` is.
+* **A connection the server closed is opened again** (a restart, a managed
+  database's idle timeout), and a statement that was alone runs once more.
 
 What the two engines spell differently is not translated here: the schema is
 written for each (``engine/store/schema_pg.py``), and the few queries that
@@ -34,7 +36,6 @@ from typing import Any
 
 import psycopg
 import structlog
-from psycopg import sql as pgsql
 from psycopg.adapt import Dumper, Loader
 
 Params = Sequence[Any] | Mapping[str, Any]
@@ -100,13 +101,20 @@ class _NumericLoader(Loader):
         return float(text) if any(c in text for c in ".eEN") else int(text)
 
 
-class _TextDumper(Dumper):
-    """Dates and datetimes go as ISO text of unknown type: the columns are text, as in SQLite."""
+class _DateDumper(Dumper):
+    """Dates go as ISO text of unknown type: the columns are text, as in SQLite."""
 
     oid = 0  # unknown: Postgres takes the column's type
 
     def dump(self, obj: Any) -> bytes:
         return str(obj.isoformat()).encode()
+
+
+class _DatetimeDumper(_DateDumper):
+    """Datetimes as the sqlite3 module's adapter writes them (a space between day and time)."""
+
+    def dump(self, obj: Any) -> bytes:
+        return str(obj.isoformat(" ")).encode()
 
 
 class _BoolDumper(Dumper):
@@ -121,8 +129,8 @@ class _BoolDumper(Dumper):
 def configure(conn: psycopg.AsyncConnection[Any]) -> None:
     """Make a psycopg connection send and return values as the stores expect from SQLite."""
     conn.adapters.register_loader("numeric", _NumericLoader)
-    conn.adapters.register_dumper(date, _TextDumper)
-    conn.adapters.register_dumper(datetime, _TextDumper)
+    conn.adapters.register_dumper(date, _DateDumper)
+    conn.adapters.register_dumper(datetime, _DatetimeDumper)
     conn.adapters.register_dumper(bool, _BoolDumper)
 
 
@@ -197,11 +205,6 @@ class PgConnection:
         async with self.raw.cursor() as cur:
             await cur.executemany(translate(statement), list(seq))
             return Cursor([], cur.rowcount)
-
-    async def executescript(self, script: str) -> None:
-        """Run several statements (DDL): sent as they are, no placeholders."""
-        async with self.raw.cursor() as cur:
-            await cur.execute(pgsql.SQL(script))  # a trusted script of ours
 
     async def begin(self) -> None:
         """Open a transaction now (before a read or a ``SET LOCAL``), not at the first write."""
