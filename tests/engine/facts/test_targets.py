@@ -5,7 +5,6 @@ built-in strength file: linear +2.5 kg upper body / +5 kg lower body (+5 / +10 l
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -14,9 +13,9 @@ from engine.domains.model import Progression
 from engine.entries.model import NewEntry
 from engine.facts.model import Target
 from engine.facts.targets import family_of, next_target, progression_of, snap, target_from
-from engine.store.db import Database
 from engine.store.entries import EntryStore
 from engine.store.history import HistoryStore, WorkSet
+from tests.conftest import OpenDb
 from tests.helpers.domains import BUILTIN
 
 DAY = date(2026, 11, 20)
@@ -134,8 +133,8 @@ def _entry(day: date, key: str, name: str, unit: str, *details: dict[str, object
     )  # fmt: skip
 
 
-async def test_the_last_session_leaves_out_warm_ups_and_drop_sets_and_keeps_a_failure(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "a.db")
+async def test_the_last_session_leaves_out_warm_ups_and_drop_sets_and_keeps_a_failure(open_db: OpenDb) -> None:
+    db = await open_db()
     try:
         entries = EntryStore(db)
         await entries.add(
