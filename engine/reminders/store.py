@@ -101,7 +101,9 @@ class ReminderStore:
         """The person's reminders in these states, soonest first."""
         marks = ",".join("?" * len(statuses))
         rows = await self._db.conn.execute_fetchall(
-            f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE user_key = ? AND status IN ({marks}) ORDER BY next_due, id",
+            # NULLS FIRST: where SQLite puts a reminder with no next due; Postgres would put it last.
+            f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE user_key = ? AND status IN ({marks}) "
+            "ORDER BY next_due NULLS FIRST, id",
             (user, *statuses),
         )
         return [reminder_of(r) for r in rows]

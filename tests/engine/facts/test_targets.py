@@ -184,3 +184,27 @@ def test_every_lift_the_built_in_rules_name_is_in_its_domains_vocabulary() -> No
         rules = domain.progression
         named = [*rules.lower_body, *(lift for r in rules.rep_ranges for lift in r.lifts)]
         assert [lift for lift in named if lift not in domain.vocabulary] == [], name
+
+
+async def test_a_set_without_a_number_keeps_its_place_on_both_engines(open_db: OpenDb) -> None:
+    """A set the model gave no number sorts first, as SQLite sorts NULL first (Postgres sorts it last unless told)."""
+    db = await open_db()
+    try:
+        await EntryStore(db).add(
+            USER,
+            [
+                _entry(
+                    DAY,
+                    "a",
+                    "bench press",
+                    "kg",
+                    {"weight": 57.5, "reps": 5},
+                    {"set_num": 2, "weight": 60, "reps": 5},
+                    {"set_num": 3, "weight": 62.5, "reps": 3},
+                )
+            ],
+        )
+        work = await HistoryStore(db, BUILTIN).last_session(USER, "bench press")
+    finally:
+        await db.close()
+    assert [(s.weight, s.reps) for s in work] == [(57.5, 5), (60, 5), (62.5, 3)]
