@@ -32,6 +32,8 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str | Non
     monkeypatch.chdir(tmp_path)
     if database_url:
         monkeypatch.setenv("DATABASE_URL", database_url)
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)  # SQLite files, whatever the shell says
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")  # code reads these notes whole; no model is needed
     return tmp_path

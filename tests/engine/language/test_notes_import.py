@@ -60,6 +60,8 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str | Non
     monkeypatch.chdir(tmp_path)
     if database_url:
         monkeypatch.setenv("DATABASE_URL", database_url)
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)  # SQLite files, whatever the shell says
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     return tmp_path
 

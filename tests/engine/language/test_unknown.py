@@ -104,6 +104,8 @@ def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str | Non
     monkeypatch.chdir(tmp_path)  # no stray .env
     if database_url:
         monkeypatch.setenv("DATABASE_URL", database_url)
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)  # SQLite files, whatever the shell says
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")  # closed: nothing here may call a model
     return tmp_path / "data"
