@@ -95,12 +95,17 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def open_db(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> OpenDb:
+def database_url(request: pytest.FixtureRequest, backend: str) -> str | None:
+    """``DATABASE_URL`` for this test's backend: a fresh migrated Postgres database, or None (SQLite files)."""
+    return str(request.getfixturevalue("pg_database")) if backend == "postgres" else None
+
+
+@pytest.fixture
+def open_db(database_url: str | None, tmp_path: Path) -> OpenDb:
     """``await open_db()`` — the application database on this test's backend (a second call is a reopen)."""
-    url = request.getfixturevalue("pg_database") if backend == "postgres" else None
 
     async def _open(path: Path | None = None) -> Database:
-        return await Database.open_either(url, path or tmp_path / "a.db")
+        return await Database.open_either(database_url, path or tmp_path / "a.db")
 
     return _open
 

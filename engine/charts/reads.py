@@ -48,7 +48,7 @@ class ChartReads:
         rows = await self._rows(
             "SELECT s.exercise, s.occurred_on, s.weight_kg, s.unit, s.reps, s.e1rm_kg FROM entry_sets s "
             f"WHERE s.user_key = :u AND s.exercise IN ({marks}) AND s.occurred_on BETWEEN :a AND :b AND {_WORK} "
-            "ORDER BY s.occurred_on, s.entry_rowid, s.set_num, s.id",
+            "ORDER BY s.occurred_on, s.entry_rowid, s.set_num NULLS FIRST, s.id",  # SQLite's NULL order on both
             args,
         )
         return [

@@ -48,7 +48,9 @@ _MAX_STEPS = 10_000
 def _platform_filter(platforms: Sequence[str]) -> str:
     """SQL keeping the conversations of these platforms (``tg`` in ``tg:123``); the values are bound."""
     marks = ",".join("?" * len(platforms))
-    return f"substr(conversation, 1, instr(conversation, ':') - 1) IN ({marks})"
+    # A key with no ':' is no platform's: SQLite's substr(…, -1) gives '' there, Postgres's raises an error.
+    prefix = "CASE WHEN instr(conversation, ':') > 0 THEN substr(conversation, 1, instr(conversation, ':') - 1) END"
+    return f"{prefix} IN ({marks})"
 
 
 def due_after(schedule: Schedule, after: datetime) -> datetime | None:
@@ -101,7 +103,9 @@ class ReminderStore:
         """The person's reminders in these states, soonest first."""
         marks = ",".join("?" * len(statuses))
         rows = await self._db.conn.execute_fetchall(
-            f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE user_key = ? AND status IN ({marks}) ORDER BY next_due, id",
+            # NULLS FIRST: where SQLite puts a reminder with no next due; Postgres would put it last.
+            f"SELECT {REMINDER_COLUMNS} FROM reminders WHERE user_key = ? AND status IN ({marks}) "
+            "ORDER BY next_due NULLS FIRST, id",
             (user, *statuses),
         )
         return [reminder_of(r) for r in rows]

@@ -232,7 +232,8 @@ class HistoryStore:
         rows = await self._rows(
             f"SELECT s.entry_id, s.occurred_on, s.weight, s.unit, s.reps, s.done FROM entry_sets s WHERE {work} "
             f"AND s.occurred_on = (SELECT s.occurred_on FROM entry_sets s WHERE {work} "
-            "ORDER BY s.occurred_on DESC LIMIT 1) ORDER BY s.entry_rowid, s.set_num, s.id",
+            # NULLS FIRST: SQLite's place for a set without a number; Postgres puts NULL last unless told.
+            "ORDER BY s.occurred_on DESC LIMIT 1) ORDER BY s.entry_rowid, s.set_num NULLS FIRST, s.id",
             {"u": user, "x": exercise.strip().lower()},
         )
         return [

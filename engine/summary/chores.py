@@ -26,7 +26,7 @@ from engine.reminders.outbox import Outbox, insert
 from engine.reminders.schedule import instant
 from engine.store.db import Conn, Database
 from engine.summary import texts as t
-from engine.summary.nudges import EVENING, DueNudge, Nudges
+from engine.summary.nudges import EVENING, PATCH_OF_PLANNED, DueNudge, Nudges
 from engine.summary.prefs import DueSummary, SummaryPrefs
 from engine.summary.weekly import weekly_summary
 
@@ -116,7 +116,7 @@ class Chores:
             "coalesce(p.language, 'en') AS lang "
             "FROM entries e LEFT JOIN users u ON u.user_key = e.user_key "
             "LEFT JOIN summary_prefs p ON p.user_key = e.user_key "
-            "LEFT JOIN patches pa ON pa.patch_id = substr(e.source_key, 1, instr(e.source_key, ':') - 1) "
+            f"LEFT JOIN patches pa ON pa.patch_id = {PATCH_OF_PLANNED} "
             "WHERE e.kind = 'planned' AND e.status = 'active' AND e.occurred_on BETWEEN :a AND :b "
             "ORDER BY e.user_key, e.occurred_on, e.rowid",
             {"tz": self._default_tz, "a": (utc_day - timedelta(days=1)).isoformat(),

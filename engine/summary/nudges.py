@@ -24,6 +24,12 @@ from engine.summary.prefs import Also, NudgeMode
 from engine.summary.reads import Unlogged, WeekReads
 from engine.summary.weekly import monday_of
 
+PATCH_OF_PLANNED = (
+    "CASE WHEN instr(e.source_key, ':') > 0 THEN substr(e.source_key, 1, instr(e.source_key, ':') - 1) END"
+)
+"""The patch a planned entry ``e`` came from (its ``source_key`` is ``<patch_id>:<n>``); NULL for a key with no
+':', where SQLite's ``substr(…, -1)`` gave '' and Postgres's raises an error."""
+
 EVENING = time(19, 0)
 """When a planned day's nudge is due, in the person's zone, unless the scheduler says otherwise."""
 
@@ -82,7 +88,7 @@ class Nudges:
             "coalesce(p.conversation, pa.conversation), coalesce(p.nudges, 'on'), coalesce(p.language, 'en') "
             "FROM entries e LEFT JOIN users u ON u.user_key = e.user_key "
             "LEFT JOIN summary_prefs p ON p.user_key = e.user_key "
-            "LEFT JOIN patches pa ON pa.patch_id = substr(e.source_key, 1, instr(e.source_key, ':') - 1) "
+            f"LEFT JOIN patches pa ON pa.patch_id = {PATCH_OF_PLANNED} "
             "WHERE e.kind = 'planned' AND e.status = 'active' AND e.occurred_on BETWEEN :a AND :b "
             "AND NOT EXISTS (SELECT 1 FROM nudge_sent n WHERE n.user_key = e.user_key AND n.entry_id = e.entry_id) "
             "ORDER BY e.user_key, e.occurred_on, e.rowid",

@@ -15,7 +15,7 @@ import pytest
 from bot.config import load_settings
 from bot.data_cli import run_import
 from bot.notes_cli import run_notes_import
-from engine.store.db import Database
+from tests.helpers.database import settings_database
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 STRONG = DATA / "strong_history.csv"
@@ -28,8 +28,12 @@ STRONG_TOTALS = {
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str | None) -> Path:
     monkeypatch.chdir(tmp_path)
+    if database_url:
+        monkeypatch.setenv("DATABASE_URL", database_url)
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)  # SQLite files, whatever the shell says
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")  # code reads these notes whole; no model is needed
     return tmp_path
@@ -52,9 +56,9 @@ def notes(root: Path) -> Path:
     return folder
 
 
-def totals(data_dir: Path) -> dict[str, tuple[int, float]]:
+def totals() -> dict[str, tuple[int, float]]:
     async def read() -> dict[str, tuple[int, float]]:
-        db = await Database.open(data_dir / "almanac.db")
+        db = await settings_database()
         try:
             marks = ",".join("?" * len(DAYS))
             async with db.conn.execute(
@@ -72,7 +76,7 @@ def totals(data_dir: Path) -> dict[str, tuple[int, float]]:
 def test_notes_after_strong_skip_the_workouts_strong_holds(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_import(load_settings(), STRONG, user=USER, unit="kg") == 0
     capsys.readouterr()
-    assert totals(env / "data") == STRONG_TOTALS
+    assert totals() == STRONG_TOTALS
     folder = notes(env)
 
     assert run_notes_import(load_settings(), folder, user=USER) == 0
@@ -82,14 +86,14 @@ def test_notes_after_strong_skip_the_workouts_strong_holds(env: Path, capsys: py
         "skipped 3 notes whose workouts were already imported from Strong",
     ]
     # Each day once; the squats of 03-17 are a workout Strong does not have, so they are added.
-    assert totals(env / "data") == STRONG_TOTALS | {"2021-03-17": (8 + 5, 1528.0 + 2500.0)}
+    assert totals() == STRONG_TOTALS | {"2021-03-17": (8 + 5, 1528.0 + 2500.0)}
 
     assert run_notes_import(load_settings(), folder, user=USER) == 0  # again: the same answer, nothing added
     assert capsys.readouterr().out.splitlines()[:2] == [
         f"notes: 0 notes imported for {USER}, 1 already present",
         "skipped 3 notes whose workouts were already imported from Strong",
     ]
-    assert totals(env / "data")["2021-03-02"] == STRONG_TOTALS["2021-03-02"]
+    assert totals()["2021-03-02"] == STRONG_TOTALS["2021-03-02"]
 
 
 def test_strong_after_notes_skips_the_workouts_the_notes_hold(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,7 +105,7 @@ def test_strong_after_notes_skips_the_workouts_the_notes_hold(env: Path, capsys:
         f"strong_history.csv: 114 workouts imported for {USER}, 0 already present",
         "skipped 3 workouts already imported from notes",
     ]
-    got = totals(env / "data")
+    got = totals()
     # The notes' sets, once: no warm-up on 03-02 and 03-07, the deadlift warm-up as the note wrote it.
     assert got["2021-03-02"] == (7, 1128.0)
     assert got["2021-03-07"] == (3, 1200.0)

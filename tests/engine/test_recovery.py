@@ -270,6 +270,7 @@ async def test_a_full_disk_is_one_clear_line(
 
 
 def test_old_databases_gain_the_new_columns(tmp_path: Path) -> None:
+    """SQLite only: a file made by an older version (Postgres's schema comes from numbered migrations)."""
     from tests.conftest import engine_config
 
     db = tmp_path / "data" / "almanac.db"

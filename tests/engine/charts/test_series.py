@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from engine.charts.reads import ChartReads
 from engine.charts.series import bodyweight_series, cardio_series, days_series, lift_series, volume_series
-from engine.store.db import Database
+from tests.conftest import OpenDb
 from tests.engine.charts.seeded import TRAINING_DAYS, USER, seed
 from tests.helpers.domains import BUILTIN
 
@@ -19,8 +18,8 @@ START, END = date(2026, 9, 1), date(2026, 10, 31)
 
 
 @pytest.fixture
-async def reads(tmp_path: Path) -> AsyncIterator[ChartReads]:
-    db = await Database.open(tmp_path / "a.db")
+async def reads(open_db: OpenDb) -> AsyncIterator[ChartReads]:
+    db = await open_db()
     await seed(db)
     yield ChartReads(db, BUILTIN)
     await db.close()

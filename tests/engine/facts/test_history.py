@@ -103,8 +103,8 @@ async def test_strongest_lifts_by_estimated_1rm(db: Database) -> None:
     assert (await HistoryStore(db, BUILTIN).strongest(USER, limit=3)) == ["trap bar deadlift", "deadlift", "squat"]
 
 
-async def test_sets_follow_corrections_undo_and_forget(tmp_path: Path) -> None:
-    database = await Database.open(tmp_path / "b.db")
+async def test_sets_follow_corrections_undo_and_forget(open_db: OpenDb) -> None:
+    database = await open_db()
     store, history = EntryStore(database), HistoryStore(database, BUILTIN)
     (old,) = await store.add("u", [scripts.bench_entry(date(2026, 1, 1), 80)])
     fixed = await store.supersede("u", old.entry_id, scripts.bench_entry(date(2026, 1, 1), 60, source_key="fix"))
@@ -123,6 +123,7 @@ async def test_sets_follow_corrections_undo_and_forget(tmp_path: Path) -> None:
 
 
 async def test_a_database_from_before_is_filled_once(tmp_path: Path) -> None:
+    """SQLite only: a file made before the per-set tables existed (Postgres starts from its migrations)."""
     path = tmp_path / "c.db"
     database = await Database.open(path)
     await EntryStore(database).add("u", [scripts.bench_entry(date(2026, 1, 1), 70)])
@@ -137,7 +138,10 @@ async def test_a_database_from_before_is_filled_once(tmp_path: Path) -> None:
 
 
 def test_record_queries_use_indexes(tmp_path: Path) -> None:
-    """Records are index searches over the per-set table, never a scan of entries."""
+    """Records are index searches over the per-set table, never a scan of entries.
+
+    SQLite only: its EXPLAIN QUERY PLAN (Postgres's plans: tests/engine/store/test_pg_plans.py).
+    """
     conn = sqlite3.connect(":memory:")
     from engine.store import derived
     from engine.store.db import SCHEMA
@@ -175,10 +179,10 @@ async def test_whole_history_and_period_facts_name_what_they_cover(db: Database)
     assert got["bench press.all_time.last"] == "latest session of bench press, all time"
 
 
-async def test_a_warm_up_heavier_than_the_work_sets_is_no_record_nor_volume(tmp_path: Path) -> None:
+async def test_a_warm_up_heavier_than_the_work_sets_is_no_record_nor_volume(open_db: OpenDb) -> None:
     """One reading of a working set (engine.store.derived.WORK_SET): the history's answers count what the
     records said when logging and the charts count, never a warm-up."""
-    database = await Database.open(tmp_path / "w.db")
+    database = await open_db()
     try:
         entry = scripts.bench_entry(date(2026, 11, 20), 60, 5, 2)
         details = [

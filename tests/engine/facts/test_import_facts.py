@@ -12,19 +12,19 @@ from engine.importers.strong import ExerciseNamer, decode, parse_strong_csv
 from engine.query.grounding import check_text
 from engine.query.references import build_table
 from engine.query.render import render_text
-from engine.store.db import Database
 from engine.store.entries import EntryStore
+from tests.conftest import OpenDb
 from tests.helpers.domains import BUILTIN
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "strong_en.csv"
 USER = "tg:7"
 
 
-async def test_facts_on_imported_csv_match_hand_computed_values(tmp_path: Path) -> None:
+async def test_facts_on_imported_csv_match_hand_computed_values(open_db: OpenDb) -> None:
     parsed = parse_strong_csv(
         decode(DATA.read_bytes()), user_key=USER, namer=ExerciseNamer.from_registry(DomainRegistry.load())
     )
-    db = await Database.open(tmp_path / "a.db")
+    db = await open_db()
     try:
         await store_imported(db, USER, parsed.entries)
         entries = await EntryStore(db).between(USER, date(2024, 1, 1), date(2024, 12, 31))

@@ -5,7 +5,6 @@ built-in strength file: linear +2.5 kg upper body / +5 kg lower body (+5 / +10 l
 from __future__ import annotations
 
 from datetime import date
-from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
@@ -14,9 +13,9 @@ from engine.domains.model import Progression
 from engine.entries.model import NewEntry
 from engine.facts.model import Target
 from engine.facts.targets import family_of, next_target, progression_of, snap, target_from
-from engine.store.db import Database
 from engine.store.entries import EntryStore
 from engine.store.history import HistoryStore, WorkSet
+from tests.conftest import OpenDb
 from tests.helpers.domains import BUILTIN
 
 DAY = date(2026, 11, 20)
@@ -134,8 +133,8 @@ def _entry(day: date, key: str, name: str, unit: str, *details: dict[str, object
     )  # fmt: skip
 
 
-async def test_the_last_session_leaves_out_warm_ups_and_drop_sets_and_keeps_a_failure(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "a.db")
+async def test_the_last_session_leaves_out_warm_ups_and_drop_sets_and_keeps_a_failure(open_db: OpenDb) -> None:
+    db = await open_db()
     try:
         entries = EntryStore(db)
         await entries.add(
@@ -185,3 +184,27 @@ def test_every_lift_the_built_in_rules_name_is_in_its_domains_vocabulary() -> No
         rules = domain.progression
         named = [*rules.lower_body, *(lift for r in rules.rep_ranges for lift in r.lifts)]
         assert [lift for lift in named if lift not in domain.vocabulary] == [], name
+
+
+async def test_a_set_without_a_number_keeps_its_place_on_both_engines(open_db: OpenDb) -> None:
+    """A set the model gave no number sorts first, as SQLite sorts NULL first (Postgres sorts it last unless told)."""
+    db = await open_db()
+    try:
+        await EntryStore(db).add(
+            USER,
+            [
+                _entry(
+                    DAY,
+                    "a",
+                    "bench press",
+                    "kg",
+                    {"weight": 57.5, "reps": 5},
+                    {"set_num": 2, "weight": 60, "reps": 5},
+                    {"set_num": 3, "weight": 62.5, "reps": 3},
+                )
+            ],
+        )
+        work = await HistoryStore(db, BUILTIN).last_session(USER, "bench press")
+    finally:
+        await db.close()
+    assert [(s.weight, s.reps) for s in work] == [(57.5, 5), (60, 5), (62.5, 3)]

@@ -1,5 +1,5 @@
 """Property tests of the records said when logging (issue 24): random histories of one lift go through the real
-storage path (:class:`engine.store.records.RecordStore` over SQLite, imports and corrections through
+storage path (:class:`engine.store.records.RecordStore` over SQLite and Postgres, imports and corrections through
 :class:`engine.store.entries.EntryStore`), and a small oracle, written here in exact fractions and knowing
 nothing of the store's queries, checks what is said:
 
@@ -19,6 +19,7 @@ A log run again with its own key (a graph node re-run) says what it said, and st
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -262,58 +263,75 @@ def _entry(op: Op, n: int, kind: str = "parsed", source: str = "chat") -> NewEnt
     )
 
 
-async def _run(ops: list[Op], folder: Path) -> None:
-    db = await Database.open(folder / "a.db")
-    try:
-        store, entries, oracle = RecordStore(db, BUILTIN), EntryStore(db), Oracle()
-        last: tuple[NewEntry, list[Record]] | None = None
-        for n, op in enumerate(ops):
-            on = BASE + timedelta(days=op.day)
-            if op.action == "replay":
-                if last is not None:
-                    again = await store.log(USER, last[0], "en")
-                    assert again.records == last[1]
-                    assert await entries.count(USER) == len([e for e in oracle.entries if e.active])
-                continue
-            last = None
-            chats = [e for e in oracle.entries if e.active and e.chat]
-            logs = [e for e in oracle.entries if e.chat]
-            if op.action == "relog" and logs:
-                op = Op("log", op.day, logs[-1].unit, logs[-1].sets)
-            if op.action == "undo" and chats:
-                assert await entries.remove(USER, chats[-1].entry_id)
-                chats[-1].active = False
-            elif op.action == "correct" and chats:
-                new = _entry(op, n, source="correction")
-                stored = await entries.supersede(USER, chats[-1].entry_id, new)
-                chats[-1].active = False
-                oracle.entries.append(Stored(stored.entry_id, on, op.unit, op.sets, chat=False))
-            elif op.action == "plan":
-                planned = await store.log(USER, _entry(op, n, kind="planned", source="plan"), "en")
-                assert planned.records == []  # (b)
-            elif op.action == "import":
-                new = _entry(op, n, source="import")
-                before = await entries.existing_source_keys(USER, [new.source_key])
-                await entries.add_imported(USER, [new])
-                if not before:  # a re-import of the same workout stores nothing
-                    entry_id = entry_id_for(USER, new.source_key)
-                    oracle.entries.append(Stored(entry_id, on, op.unit, op.sets, chat=False))
-            elif op.action == "log":
-                new = _entry(op, n)
-                logged = await store.log(USER, new, "en")
-                entry = Stored(logged.entry_id, on, op.unit, op.sets, chat=True)
-                check(oracle, entry, logged.records)
-                oracle.entries.append(entry)
-                last = (new, logged.records)
-    finally:
-        await db.close()
+async def _run(ops: list[Op], db: Database, user: str) -> None:
+    store, entries, oracle = RecordStore(db, BUILTIN), EntryStore(db), Oracle()
+    last: tuple[NewEntry, list[Record]] | None = None
+    for n, op in enumerate(ops):
+        on = BASE + timedelta(days=op.day)
+        if op.action == "replay":
+            if last is not None:
+                again = await store.log(user, last[0], "en")
+                assert again.records == last[1]
+                assert await entries.count(user) == len([e for e in oracle.entries if e.active])
+            continue
+        last = None
+        chats = [e for e in oracle.entries if e.active and e.chat]
+        logs = [e for e in oracle.entries if e.chat]
+        if op.action == "relog" and logs:
+            op = Op("log", op.day, logs[-1].unit, logs[-1].sets)
+        if op.action == "undo" and chats:
+            assert await entries.remove(user, chats[-1].entry_id)
+            chats[-1].active = False
+        elif op.action == "correct" and chats:
+            new = _entry(op, n, source="correction")
+            stored = await entries.supersede(user, chats[-1].entry_id, new)
+            chats[-1].active = False
+            oracle.entries.append(Stored(stored.entry_id, on, op.unit, op.sets, chat=False))
+        elif op.action == "plan":
+            planned = await store.log(user, _entry(op, n, kind="planned", source="plan"), "en")
+            assert planned.records == []  # (b)
+        elif op.action == "import":
+            new = _entry(op, n, source="import")
+            before = await entries.existing_source_keys(user, [new.source_key])
+            await entries.add_imported(user, [new])
+            if not before:  # a re-import of the same workout stores nothing
+                entry_id = entry_id_for(user, new.source_key)
+                oracle.entries.append(Stored(entry_id, on, op.unit, op.sets, chat=False))
+        elif op.action == "log":
+            new = _entry(op, n)
+            logged = await store.log(user, new, "en")
+            entry = Stored(logged.entry_id, on, op.unit, op.sets, chat=True)
+            check(oracle, entry, logged.records)
+            oracle.entries.append(entry)
+            last = (new, logged.records)
 
 
-@settings(max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=100,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(HISTORIES)
 # Equal estimates from different sets (55 × 1 and 50 × 3 are both 55 kg): the best before is the earliest.
 @example([Op("log", 0, "kg", (Set(55.0, 1, "normal"),)), Op("log", 2, "kg", (Set(50.0, 3, "normal"),)),
           Op("log", 3, "kg", (Set(60.0, 1, "normal"),))])  # fmt: skip
-def test_records_are_said_once_never_for_warm_ups_failures_or_plans_and_beat_the_history(ops: list[Op]) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(_run(ops, Path(folder)))
+def test_records_are_said_once_never_for_warm_ups_failures_or_plans_and_beat_the_history(
+    database_url: str | None, ops: list[Op]
+) -> None:
+    """On SQLite each history gets a new file; on Postgres (a database per example would take most of the
+    run) each gets a new person in the test's one database, which also checks no read strays across people."""
+
+    async def run() -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            db = await Database.open_either(database_url, Path(folder) / "a.db")
+            try:
+                await _run(ops, db, USER if database_url is None else f"{USER}:{next(PEOPLE)}")
+            finally:
+                await db.close()
+
+    asyncio.run(run())
+
+
+PEOPLE = itertools.count()
+"""A new person per drawn history on the shared Postgres database."""

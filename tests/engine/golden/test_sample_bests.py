@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from engine.entries.model import NewEntry
-from engine.store.db import Database
 from engine.store.records import RecordStore
-from tests.engine.golden.samples import USER, import_sample
+from tests.engine.golden.samples import USER, import_sample, open_database, sample_config
 from tests.helpers.domains import BUILTIN
 
 Shown = tuple[str, date]
@@ -168,9 +167,10 @@ def _beating(lift: str, unit: str, heaviest: float | None, at: tuple[float | Non
 
 
 @pytest.mark.parametrize("sample", list(GOLDEN))
-async def test_each_lift_s_bests_are_named_when_beaten(tmp_path: Path, sample: str) -> None:
-    await import_sample(tmp_path / "data", sample)
-    db = await Database.open(tmp_path / "data" / "almanac.db")
+async def test_each_lift_s_bests_are_named_when_beaten(tmp_path: Path, database_url: str | None, sample: str) -> None:
+    config = sample_config(tmp_path / "data", database_url)
+    await import_sample(config, sample)
+    db = await open_database(config)
     try:
         store = RecordStore(db, BUILTIN)
         got: dict[str, dict[str, Shown]] = {}

@@ -23,11 +23,10 @@ import pytest
 
 from engine.facts.targets import next_target
 from engine.outcomes import Answer
-from engine.store.db import Database
 from engine.store.history import HistoryStore
 from engine.turns import Control
 from tests.conftest import OpenEngine
-from tests.engine.golden.samples import USER, import_sample
+from tests.engine.golden.samples import USER, import_sample, open_database, sample_config
 from tests.helpers.domains import BUILTIN
 
 # lift → (rule, weight, unit, reps of each set, last day, last top weight, its reps, weight added, missed sets)
@@ -143,9 +142,10 @@ GOLDEN: dict[str, dict[str, Row]] = {
 
 
 @pytest.mark.parametrize("sample", list(GOLDEN))
-async def test_the_target_of_every_lift_after_an_import(tmp_path: Path, sample: str) -> None:
-    await import_sample(tmp_path / "data", sample)
-    db = await Database.open(tmp_path / "data" / "almanac.db")
+async def test_the_target_of_every_lift_after_an_import(tmp_path: Path, database_url: str | None, sample: str) -> None:
+    config = sample_config(tmp_path / "data", database_url)
+    await import_sample(config, sample)
+    db = await open_database(config)
     try:
         history = HistoryStore(db, BUILTIN)
         got: dict[str, Row] = {}

@@ -7,6 +7,9 @@ checked as it is, not as this file remembers it) and the statements of the
 triggers in :mod:`engine.store.derived` that keep the table in step.
 ``EXPLAIN QUERY PLAN`` names the index SQLite searches for each.
 
+SQLite only: these are SQLite's plans and its index list; the same queries'
+plans on Postgres are checked in tests/engine/store/test_pg_plans.py.
+
 Found when this was written: all four are used. ``entry_sets_entry`` by the
 triggers (without it each stored or superseded entry scans every set: a
 100,000-set import took 57 s instead of 1.8 s of SQLite time);

@@ -237,7 +237,7 @@ async def test_whichever_app_came_first_keeps_the_workout(db: Database, namer: E
 
 
 async def test_the_days_query_uses_an_index(tmp_path: Path) -> None:
-    """SQLite's plan, read through its trace callback (on Postgres see tests/engine/store/test_pg_indexes.py)."""
+    """SQLite's plan, read through its trace callback (on Postgres see tests/engine/store/test_pg_plans.py)."""
     db = await Database.open(tmp_path / "plan.db")
     queries: list[str] = []
     await db.conn.set_trace_callback(queries.append)  # type: ignore[attr-defined]

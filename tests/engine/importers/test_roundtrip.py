@@ -31,6 +31,7 @@ from engine.importers.common import decode
 from engine.importers.strong import ExerciseNamer
 from engine.store.db import Database
 from engine.store.entries import EntryStore
+from tests.conftest import OpenDb
 from tests.helpers.domains import BUILTIN
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -47,8 +48,8 @@ def namer() -> ExerciseNamer:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "almanac.db")
+async def db(open_db: OpenDb) -> AsyncIterator[Database]:
+    database = await open_db()
     try:
         yield database
     finally:
@@ -227,9 +228,11 @@ async def test_hevy_and_fitnotes_keep_units_kinds_and_cardio(namer: ExerciseName
     assert day2.data["cardio"][1]["set_details"][0]["distance"] == 2000.0  # metres kept as written
 
 
-def test_cli_imports_by_detection_and_exports_strong(tmp_path: Path) -> None:
+def test_cli_imports_by_detection_and_exports_strong(tmp_path: Path, database_url: str | None) -> None:
     env = {"DATA_DIR": str(tmp_path / "data"), "OLLAMA_HOST": "http://127.0.0.1:9", "PYTHONPATH": str(ROOT),
            "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}  # fmt: skip
+    if database_url:
+        env["DATABASE_URL"] = database_url
 
     def bot(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "bot", *args], cwd=tmp_path, env=env, capture_output=True,
@@ -269,3 +272,5 @@ def test_cli_imports_by_detection_and_exports_strong(tmp_path: Path) -> None:
     ]
     as_json = json.loads(bot("export", "--user", USER, "--format", "json").stdout)
     assert len(as_json) == 3 + 2 + 3
+    # With DATABASE_URL the entries went to Postgres: no SQLite file of them was made.
+    assert (tmp_path / "data" / "almanac.db").exists() == (database_url is None)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import date, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +14,8 @@ from engine.facts import compute_facts
 from engine.query.asking import shows_list
 from engine.query.questions import QuestionShape, read_question
 from engine.query.retrieval import Retriever, normalize_instructions
-from engine.store.db import Database
 from engine.store.entries import EntryStore
+from tests.conftest import OpenDb
 from tests.helpers.domains import BUILTIN
 from tests.helpers.entries import lift
 
@@ -37,8 +36,8 @@ NOTES = [
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EntryStore]:
-    db = await Database.open(tmp_path / "a.db")
+async def store(open_db: OpenDb) -> AsyncIterator[EntryStore]:
+    db = await open_db()
     entries = EntryStore(db)
     for days_ago, text, name, weight in NOTES:
         reps, sets = (int(x) for x in text.split()[-1].split("x"))

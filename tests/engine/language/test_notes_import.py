@@ -13,10 +13,10 @@ from bot.config import load_settings
 from bot.notes_cli import NotesProgress, run_notes_import
 from engine.entries.export import all_entries
 from engine.importers.notes import note_day, scan_notes
-from engine.store.db import Database
 from engine.store.entries import EntryStore
 from tests.fakes.ollama_server import FakeOllama
 from tests.helpers import scripts
+from tests.helpers.database import settings_database
 
 USER = "console:kim"
 
@@ -56,15 +56,19 @@ def test_scan_reads_dated_notes_and_says_what_it_skips(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str | None) -> Path:
     monkeypatch.chdir(tmp_path)
+    if database_url:
+        monkeypatch.setenv("DATABASE_URL", database_url)
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)  # SQLite files, whatever the shell says
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     return tmp_path
 
 
-def stored(data_dir: Path) -> list[tuple[str, str, str, list[str]]]:
+def stored() -> list[tuple[str, str, str, list[str]]]:
     async def read() -> list[tuple[str, str, str, list[str]]]:
-        db = await Database.open(data_dir / "almanac.db")
+        db = await settings_database()
         try:
             entries = await all_entries(EntryStore(db), USER)
         finally:
@@ -83,7 +87,7 @@ def test_without_a_model_notes_keep_their_terms_and_import_once(
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"vault: 3 notes imported for {USER}, 0 already present"
     assert "import again later" in out[1]
-    assert stored(env / "data") == [
+    assert stored() == [
         ("2024-02-01", "note", "note: 목요일", ["push press"]),
         ("2024-02-02", "note", "note: 오늘은 쉼. 산책 30분", ["walking"]),
         ("2024-02-03", "note", "note: 시티드 프레스 40키로 10x3? 무게 기억 안 남", ["seated overhead press"]),
@@ -118,7 +122,7 @@ def test_with_a_model_notes_are_read_into_sets(
         "  2024-02-04.md: empty",
         "  ideas.md: no date in the file name",
     ]
-    rows = stored(env / "data")
+    rows = stored()
     assert rows[0][:3] == ("2024-02-01", "parsed", "push press 60 kg × 3 reps × 5 sets")
     assert [r[1] for r in rows] == ["parsed", "note", "note"]
     assert len(fake.calls("ParserOutput")) == 3
@@ -154,7 +158,7 @@ def test_code_reads_what_it_is_sure_of_and_never_a_set_the_note_does_not_pin_dow
     (folder / "2019-02-07.md").write_text("5km 28분 달림\n", encoding="utf-8")
     assert run_notes_import(load_settings(), folder, user=USER) == 0
     assert "2 read into sets by code, no model needed" in capsys.readouterr().out
-    rows = {r[0]: r for r in stored(env / "data")}
+    rows = {r[0]: r for r in stored()}
     assert rows["2019-02-01"][1:3] == (
         "parsed",
         "squat 100 kg × 5 reps × 5 sets; overhead press 40 kg × 5 reps × 5 sets",
@@ -172,7 +176,7 @@ def test_code_reads_what_it_is_sure_of_and_never_a_set_the_note_does_not_pin_dow
     assert run_notes_import(load_settings(), folder, user=USER) == 0
     # The two notes code could not read whole go to the model (and only those).
     assert capsys.readouterr().out.startswith(f"notes: 0 notes imported for {USER}, 2 already present, 2 updated")
-    rows = {r[0]: r for r in stored(env / "data")}
+    rows = {r[0]: r for r in stored()}
     # The model added the stretching; the bench stays as code read it, not the model's 80 kg.
     assert rows["2019-02-05"][2] == "bench press 60 kg × 10 reps × 5 sets; stretching × 1 set"
     assert fake.titles() == ["ParserOutput"] * 2

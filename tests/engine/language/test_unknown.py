@@ -20,6 +20,8 @@ from engine.language.unknown import unknown_names
 from engine.query.questions import read_question
 from engine.store.db import Database
 from engine.store.entries import EntryStore
+from tests.conftest import OpenDb
+from tests.helpers.database import settings_database
 
 USER = "console:kim"
 REGISTRY = DomainRegistry.load()
@@ -56,8 +58,8 @@ async def add_chat_entry(store: EntryStore) -> None:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EntryStore]:
-    db = await Database.open(tmp_path / "a.db")
+async def store(open_db: OpenDb) -> AsyncIterator[EntryStore]:
+    db = await open_db()
     await import_csv(db)
     entries = EntryStore(db)
     await add_chat_entry(entries)
@@ -98,8 +100,12 @@ def test_a_question_can_name_the_persons_own_exercise() -> None:
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str | None) -> Path:
     monkeypatch.chdir(tmp_path)  # no stray .env
+    if database_url:
+        monkeypatch.setenv("DATABASE_URL", database_url)
+    else:
+        monkeypatch.delenv("DATABASE_URL", raising=False)  # SQLite files, whatever the shell says
     monkeypatch.setenv("DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")  # closed: nothing here may call a model
     return tmp_path / "data"
@@ -114,7 +120,7 @@ def bot(*argv: str) -> int:
 def seed(data_dir: Path) -> None:
     async def go() -> None:
         data_dir.mkdir(parents=True, exist_ok=True)
-        db = await Database.open(data_dir / "almanac.db")
+        db = await settings_database()
         try:
             await import_csv(db)
             await add_chat_entry(EntryStore(db))
@@ -169,11 +175,15 @@ def test_cli_search_shows_the_reading_and_the_entries(cli: Path, capsys: pytest.
     assert [e["date"] for e in report["entries"]] == ["2024-02-04", "2024-02-06"]
 
 
-def test_cli_search_before_anything_is_stored(cli: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_search_before_anything_is_stored(
+    cli: Path, capsys: pytest.CaptureFixture[str], database_url: str | None
+) -> None:
     assert bot("search", "푸쉬프레스 기록", "--user", USER, "--today", "2024-02-08") == 0
     out = capsys.readouterr().out
-    assert "  terms: push press\n" in out and "warning: no entries are stored yet" in out and "0 entries:" in out
-    assert not cli.exists()  # reading a question creates no database
+    assert "  terms: push press\n" in out and "0 entries:" in out
+    # A SQLite file not yet made is said so (and not made); a Postgres database is always there, and empty.
+    assert ("warning: no entries are stored yet" in out) == (database_url is None)
+    assert not cli.exists()  # reading a question creates no database file
 
 
 def test_cli_rejects_a_bare_user_name(cli: Path) -> None:

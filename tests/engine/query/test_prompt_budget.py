@@ -35,11 +35,11 @@ from engine.query.number_reading import stated_values
 from engine.query.questions import read_question
 from engine.query.records import history_facts, merge
 from engine.store.bouts import BoutStore
-from engine.store.db import Database
 from engine.store.entries import EntryStore
 from engine.store.history import HistoryStore
 from engine.tasks.evidence import add_rule_lines
 from engine.turns import Message
+from tests.conftest import OpenDb
 from tests.engine.facts.test_history import USER, import_history
 from tests.fakes.ollama_server import DEFAULT_MODEL, FakeOllama
 from tests.helpers import scripts
@@ -141,8 +141,8 @@ def builtin_chunks() -> list[Chunk]:
     return sorted(chunks, key=lambda c: -len(c.text))
 
 
-async def test_former_prompts_fit(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "a.db")
+async def test_former_prompts_fit(open_db: OpenDb) -> None:
+    db = await open_db()
     await import_history(db)
     ctx = DomainSelector(DomainRegistry.load()).build_active_context(["strength", "running"])
     today = date(2026, 11, 22)

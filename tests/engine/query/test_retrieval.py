@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 from structlog.testing import capture_logs
@@ -14,8 +13,8 @@ from engine.domains.registry import DomainRegistry, DomainSelector
 from engine.entries.model import NewEntry
 from engine.query.questions import read_question
 from engine.query.retrieval import EXHAUSTED_WARNING, Retriever, normalize_instructions
-from engine.store.db import Database
 from engine.store.entries import EntryStore
+from tests.conftest import OpenDb
 
 TODAY = date(2026, 11, 22)  # a Sunday
 USER = "tg:1"
@@ -23,8 +22,8 @@ CTX = DomainSelector(DomainRegistry.load()).build_active_context(["strength"])
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EntryStore]:
-    db = await Database.open(tmp_path / "a.db")
+async def store(open_db: OpenDb) -> AsyncIterator[EntryStore]:
+    db = await open_db()
     yield EntryStore(db)
     await db.close()
 
@@ -152,3 +151,15 @@ async def test_crowded_window_keeps_the_newest_entries(store: EntryStore) -> Non
         await add(store, d, f"bench {d}")
     got = await store.between(USER, TODAY - timedelta(days=29), TODAY, limit=5)
     assert [e.occurred_on for e in got] == [TODAY - timedelta(days=d) for d in (4, 3, 2, 1, 0)]
+
+
+async def test_korean_question_finds_english_named_sets_and_not_other_users(store: EntryStore) -> None:
+    """The vocabulary-normalized terms carry the match: FTS5 on SQLite, the tsvector index on Postgres."""
+    await add(store, 1, "bench 80kg 5x5")
+    await add(store, 2, "Bench Press 75kg 5x5")
+    await add(store, 2, "squat 100kg 5x5")
+    await add(store, 1, "bench 90kg 5x5", user="tg:2")
+    terms = shape("내 벤치프레스 운동 보여줘").terms
+    assert terms == ["bench press"]
+    _result, entries = await Retriever(store).run(USER, [RetrievalInstruction(strategy="keyword")], TODAY, terms)
+    assert sorted(e.raw_text for e in entries) == ["Bench Press 75kg 5x5", "bench 80kg 5x5"]

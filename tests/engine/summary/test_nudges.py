@@ -8,7 +8,9 @@ from datetime import date, datetime, timezone
 
 import pytest
 
+from engine.entries.model import NewEntry
 from engine.store.db import Database
+from engine.store.entries import EntryStore
 from engine.summary import Nudges, SummaryPrefs
 from tests.conftest import OpenDb
 from tests.engine.summary.seeded import USER, seed
@@ -80,4 +82,19 @@ async def test_quiet_means_none_and_behind_mode_says_the_week(db: Database) -> N
 
 async def test_without_a_place_to_send_there_is_no_nudge(db: Database) -> None:
     # Planned in the seed without a plan's conversation, and no /quiet or /summary said where: skipped.
+    assert await Nudges(db, BUILTIN, default_tz=SEOUL).due_nudges(utc(2026, 11, 20, 10, 0)) == []
+
+
+async def test_a_planned_entry_from_no_patch_is_passed_over_on_both_engines(db: Database) -> None:
+    """A planned entry whose key names no patch (no ':'): no conversation to nudge in, and no SQL error
+    (Postgres refuses ``substr(…, 1, -1)``, which SQLite reads as '')."""
+    await EntryStore(db).add(
+        "console:lee",
+        [
+            NewEntry(
+                occurred_on=date(2026, 11, 20), domain="strength", activity_type="strength", kind="planned",
+                summary="deadlift", raw_text="deadlift", source="plan", source_key="by-hand",
+            )
+        ],
+    )  # fmt: skip
     assert await Nudges(db, BUILTIN, default_tz=SEOUL).due_nudges(utc(2026, 11, 20, 10, 0)) == []

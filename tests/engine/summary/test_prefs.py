@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import date, datetime, time, timezone
-from pathlib import Path
 
 import aiosqlite
 import pytest
@@ -108,11 +107,11 @@ async def test_off_is_off_and_a_due_read_before_is_not_claimed(db: Database) -> 
     assert kept is not None and not kept.weekly and kept.next_due is None
 
 
-async def test_the_opt_in_survives_a_reopened_database(tmp_path: Path) -> None:
-    first = await Database.open(tmp_path / "b.db")
+async def test_the_opt_in_survives_a_reopened_database(open_db: OpenDb) -> None:
+    first = await open_db()
     await SummaryPrefs(first).weekly_on(USER, CONV, 6, time(20), "Asia/Seoul", "en", utc(2026, 11, 16))
     await first.close()
-    again = await Database.open(tmp_path / "b.db")
+    again = await open_db()
     try:
         (due,) = await SummaryPrefs(again).due_summaries(utc(2026, 11, 22, 11, 0))  # Sunday 20:00 in Seoul
         assert due.week_start == date(2026, 11, 9)
