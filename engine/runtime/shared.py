@@ -40,6 +40,7 @@ import structlog
 from engine.boundary import Delivery
 from engine.store.db import Database
 from engine.store.inbox import Inbox
+from engine.store.pg_conn import translate
 
 log = structlog.get_logger(__name__)
 
@@ -67,8 +68,23 @@ WHERE r.source = ? AND r.status = 'new'
               AND o.status = 'new')
 ORDER BY r.id LIMIT ?
 """
-_HEAD_OF = """
-SELECT delivery_id FROM received WHERE source = ? AND conversation = ? AND status = 'new' ORDER BY id LIMIT 1
+# The heads, each locked as it is read (on the lock session); one this worker holds is never tried again:
+# advisory locks count, and a second hold would outlive the release.
+_CLAIM = f"""
+WITH heads AS MATERIALIZED ({translate(_HEADS).replace("%s", "%(s)s", 1).replace("%s", "%(n)s", 1)})
+SELECT delivery_id, payload, user_key, note, conversation FROM heads
+WHERE NOT (conversation = ANY(%(held)s::text[]))
+  AND pg_try_advisory_lock(hashtextextended('conversation:' || conversation, %(k)s))
+"""
+_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended('conversation:' || c, %(k)s)) FROM unnest(%(c)s::text[]) AS c"
+_HEADS_OF = """
+SELECT conversation, min(id) FROM received WHERE source = ? AND status = 'new' AND conversation = ANY(?)
+GROUP BY conversation
+"""
+_CUT_OFF = """
+WITH cut AS (UPDATE inbox SET status = 'interrupted' WHERE status = 'pending' AND conversation = ANY(?)
+             RETURNING conversation)
+SELECT conversation, count(*) FROM cut GROUP BY conversation
 """
 
 
@@ -163,31 +179,35 @@ class SharedWork:
                 await asyncio.sleep(1.0)
 
     async def claim(self, source: str, limit: int) -> list[Delivery]:
-        """Up to ``limit`` deliveries to run now, each the oldest open one of a conversation no worker runs."""
+        """Up to ``limit`` deliveries to run now, each the oldest open one of a conversation no worker runs.
+
+        Three round trips whatever the contention: the heads, locked in the statement that reads them
+        (those another worker holds fail their try and are skipped); the heads read again under the locks
+        (another worker may have finished one between the read and its lock); the cut-off turns of the
+        conversations taken.
+        """
         if limit <= 0:
             return []
         started = time.monotonic()
-        rows = await self._db.conn.execute_fetchall(_HEADS, (source, 4 * limit))
-        out: list[Delivery] = []
-        for r in rows:
-            if len(out) >= limit:
-                break
-            d = Delivery(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]))
-            if d.conversation in self._held or not await self._try(f"conversation:{d.conversation}"):
-                continue
-            # Another worker may have finished it between the read and the lock: read the head again.
-            head = await self._db.conn.execute_fetchall(_HEAD_OF, (source, d.conversation))
-            if not head or str(next(iter(head))[0]) != d.id:
-                await self._unlock(f"conversation:{d.conversation}")
-                continue
-            self._held.add(d.conversation)
-            # Turns of this conversation still "pending" belong to a worker that died: no live one holds the lock.
-            cut_off = await self._inbox.interrupt_pending(d.conversation)
-            if cut_off:
-                log.warning("shared.took_over", conversation=d.conversation, interrupted=cut_off)
-            out.append(d)
-        if out:
-            log.debug("shared.claimed", source=source, count=len(out), ms=round(1000 * (time.monotonic() - started), 1))
+        rows = await self._on_locks(_CLAIM, {"s": source, "n": 4 * limit, "held": list(self._held), "k": LOCK_SPACE})
+        locked = [Delivery(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4])) for r in rows]
+        if not locked:
+            return []
+        heads = await self._db.conn.execute_fetchall(_HEADS_OF, (source, [d.conversation for d in locked]))
+        current = {str(r[0]): str(r[1]) for r in heads}
+        out = [d for d in locked if current.get(d.conversation) == d.id][:limit]
+        taken = {d.conversation for d in out}
+        extra = [d.conversation for d in locked if d.conversation not in taken]
+        if extra:  # finished meanwhile, or more than asked for
+            await self._on_locks(_UNLOCK, {"c": extra, "k": LOCK_SPACE})
+        self._held.update(taken)
+        # Turns of these conversations still "pending" belong to a worker that died: no live one holds the lock.
+        async with self._db.lock:  # not inside another coroutine's transaction on the shared connection
+            cut_off = await self._db.conn.execute_fetchall(_CUT_OFF, (list(taken),))
+            await self._db.conn.commit()
+        for r in cut_off:
+            log.warning("shared.took_over", conversation=r[0], interrupted=r[1])
+        log.debug("shared.claimed", source=source, count=len(out), ms=round(1000 * (time.monotonic() - started), 1))
         return out
 
     async def interrupt_unowned(self) -> int:
@@ -221,6 +241,17 @@ class SharedWork:
             log.info("shared.leading", role=role)
             return True
         return False
+
+    async def _on_locks(self, statement: str, params: dict[str, Any]) -> list[Any]:
+        """A statement on the lock session; a session that held nothing and was lost is opened again."""
+        try:
+            cur = await self._locks.execute(statement, params)
+        except psycopg.OperationalError:
+            if self._held or self._leading:
+                raise  # the guard stops this process (`_watch_locks`)
+            self._locks = await psycopg.AsyncConnection.connect(self._url, **_SESSION)
+            cur = await self._locks.execute(statement, params)
+        return await cur.fetchall() if cur.description else []
 
     async def _try(self, key: str) -> bool:
         statement = "SELECT pg_try_advisory_lock(hashtextextended(%s, %s))"

@@ -206,6 +206,10 @@ class PgConnection:
             await cur.executemany(translate(statement), list(seq))
             return Cursor([], cur.rowcount)
 
+    async def executescript(self, script: str) -> None:
+        """Run several statements at once, as they are (no placeholders): DDL, or seeding in tests."""
+        await self.raw.execute(script.encode())
+
     async def begin(self) -> None:
         """Open a transaction now (before a read or a ``SET LOCAL``), not at the first write."""
         if not self._in_transaction:
