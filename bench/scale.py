@@ -25,12 +25,16 @@ adds the default path, where code reads these logs with no model call. After a
 warm-up (every process's first turns pay for lazy imports), ``--messages`` log
 messages from ``--chats`` private chats are queued in a random interleaving, a
 few milliseconds apart, faster than any configuration answers: the figures are
-those of a saturated deployment.
+those of a saturated deployment. ``--rate R`` offers R messages/s instead (Poisson
+arrivals), for the latency of a deployment that keeps up.
 
 Figures
 -------
 * msg/s — messages from the first one queued to the last reply seen; per core:
-  msg/s ÷ min(processes, cores), what one engine process does with a core of its own.
+  msg/s ÷ min(processes, cores), what one engine process does with a core of its own;
+  per CPU — messages per CPU-second of the bot processes and PostgreSQL together,
+  the same ratio from CPU time rather than wall time (steadier on a shared machine).
+* turns/process — the timed turns each process stored (the receiver first).
 * latency p50/p99 — from the moment getUpdates handed the message out to its
   reply's sendMessage reaching the fake. On a saturated deployment this is mostly
   the wait behind the same chat's earlier messages (a backlog), so:
@@ -136,6 +140,8 @@ class Run:
     busy_cores: float = 0.0
     figures: Figures = field(default_factory=Figures)
     exits: list[int] = field(default_factory=list)
+    spread: list[int] = field(default_factory=list)
+    """Turns stored by each process (the receiver first) in the timed run."""
 
     def ok(self) -> bool:
         return self.figures.ok() and all(code == 0 for code in self.exits)
@@ -221,6 +227,7 @@ def run_config(config: Config, args: argparse.Namespace, cluster: postgres.Clust
             sent: dict[int, list[int]] = {FIRST_CHAT + c: [] for c in range(args.chats)}
             update_of: dict[tuple[int, int], int] = {}
             cpu_bot = [_process_cpu(p.pid) for p in processes]
+            marks = [p.log_size() for p in processes]
             cpu_pg, cpu_fakes, busy = _postgres_cpu(cluster), time.process_time(), _busy_ticks()
             started = time.monotonic()
             for _ in range(args.messages):
@@ -230,7 +237,8 @@ def run_config(config: Config, args: argparse.Namespace, cluster: postgres.Clust
                 update = tg.message(chat, chat, text_of(weight))
                 update_of[(chat, weight)] = int(update["update_id"])
                 tg.enqueue(update)
-                time.sleep(rng.uniform(0.0, args.gap_ms / 1000))
+                # Paced: exponential gaps (arrivals of many independent people); else as fast as a few ms apart.
+                time.sleep(rng.expovariate(args.rate) if args.rate else rng.uniform(0.0, args.gap_ms / 1000))
             settle(tg, sent, args.stall)
             # Read before SIGTERM: a stopped process's CPU time is gone from /proc.
             run.cpu_bot_s = sum(_process_cpu(p.pid) for p in processes) - sum(cpu_bot)
@@ -239,6 +247,10 @@ def run_config(config: Config, args: argparse.Namespace, cluster: postgres.Clust
             busy_now = _busy_ticks()
             run.busy_cores = CORES * (busy_now[0] - busy[0]) / max(1, busy_now[1] - busy[1])
             run.exits = [p.stop() for p in processes]
+            # A log line per turn stored (LOG_FORMAT=json): which process ran how many of the timed turns.
+            run.spread = [
+                p.log.read_bytes()[mark:].count(b'"node": "store"') for p, mark in zip(processes, marks, strict=True)
+            ]
         run.figures = count(tg, url or Path(tmp) / "data" / "almanac.db", sent)
         if url:
             postgres.drop_database(url)
@@ -314,10 +326,12 @@ def print_run(r: Run) -> None:
     f = r.figures
     per_msg = 1000 / max(1, r.messages)
     ours = (r.cpu_bot_s + r.cpu_pg_s + r.cpu_fakes_s) / r.seconds if r.seconds > 0 else float("nan")
+    per_cpu_s = r.messages / (r.cpu_bot_s + r.cpu_pg_s) if r.cpu_bot_s > 0 else float("nan")
     print(
-        f"{r.config.label} {rate:7.1f} {per_core:8.1f} {pct(r.latency_ms, 0.5):7.0f} {pct(r.latency_ms, 0.99):7.0f}"
+        f"{r.config.label} {rate:7.1f} {per_core:8.1f} {per_cpu_s:7.1f} {pct(r.latency_ms, 0.5):7.0f} {pct(r.latency_ms, 0.99):7.0f}"
         f" {pct(r.added_ms, 0.5):7.0f} {pct(r.added_ms, 0.99):7.0f}  {r.cpu_bot_s * per_msg:5.1f} {r.cpu_pg_s * per_msg:5.1f}"
         f" {r.cpu_fakes_s * per_msg:5.1f} {ours:5.2f} {r.busy_cores:5.2f}  {f.lost:4} {f.duplicated:4} {f.out_of_order:4} {f.unanswered:4}"
+        + f"  {'/'.join(map(str, r.spread)):>15}"
         + ("" if all(c == 0 for c in r.exits) else f"  exits {r.exits}")
     )
     for line in f.details[:10]:
@@ -330,6 +344,7 @@ def main() -> int:
     p.add_argument("--chats", type=int, default=40)
     p.add_argument("--warmup", type=int, default=8, help="warm-up messages (at least 2 per process)")
     p.add_argument("--gap-ms", type=float, default=5.0, help="messages are queued 0..gap ms apart")
+    p.add_argument("--rate", type=float, default=0.0, help="offered messages/s (0: saturate, --gap-ms apart)")
     p.add_argument("--model-ms", type=float, nargs="+", default=[0.0, 100.0], help="each model call's time")
     p.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4], help="Postgres configurations")
     p.add_argument("--code-path", action="store_true", help="also READ_IN_CODE=true (no model call)")
@@ -350,16 +365,17 @@ def main() -> int:
         for ms in ([0.0] if code else args.model_ms)
         for backend, n in [("sqlite", 1), *(("postgres", n) for n in args.processes)]
     ]
+    load = f"offered at {args.rate:g} msg/s" if args.rate else f"queued 0-{args.gap_ms:g} ms apart (saturating)"
     print(
-        f"{args.messages} messages from {args.chats} chats per configuration; {CORES} cores, "
+        f"{args.messages} messages from {args.chats} chats per configuration, {load}; {CORES} cores, "
         f"load average {os.getloadavg()[0]:.2f} before the run"
     )
     cluster = postgres.Cluster.start()
     ok = True
     try:
         print(
-            f"{'configuration':28} {'msg/s':>7} {'per core':>8} {'lat p50':>7} {'p99':>7} {'added50':>7} {'p99':>7}"
-            f"  {'CPU ms/msg: bot':>5} {'pg':>5} {'fakes':>5} {'ours':>5} {'busy':>5}  {'lost':>4} {'dup':>4} {'ooo':>4} {'unan':>4}"
+            f"{'configuration':28} {'msg/s':>7} {'per core':>8} {'per CPU':>7} {'lat p50':>7} {'p99':>7} {'added50':>7} {'p99':>7}"
+            f"  {'CPU ms/msg: bot':>5} {'pg':>5} {'fakes':>5} {'ours':>5} {'busy':>5}  {'lost':>4} {'dup':>4} {'ooo':>4} {'unan':>4}  {'turns/process':>15}"
         )
         for config in configs:
             run = run_config(config, args, cluster, args.seed)
