@@ -5,6 +5,8 @@ Run it from the repository root (a script, not a pytest test)::
     .venv/bin/python bench/scale.py            # 400 messages from 40 chats per configuration, 3 seeds of kills
     .venv/bin/python bench/scale.py --quick    # 120 messages from 12 chats, 2 seeds (~2 minutes)
     .venv/bin/python bench/scale.py --code-path --seeds 5
+    .venv/bin/python bench/scale.py --rate 15 --seeds 0     # latency at a load every configuration keeps up with
+    .venv/bin/python bench/scale.py --kills-only --seeds 10
 
 What runs
 ---------
@@ -34,6 +36,7 @@ Figures
   msg/s ÷ min(processes, cores), what one engine process does with a core of its own;
   per CPU — messages per CPU-second of the bot processes and PostgreSQL together,
   the same ratio from CPU time rather than wall time (steadier on a shared machine).
+  With ``--rate`` the msg/s is the offered rate when the deployment keeps up.
 * turns/process — the timed turns each process stored (the receiver first).
 * latency p50/p99 — from the moment getUpdates handed the message out to its
   reply's sendMessage reaching the fake. On a saturated deployment this is mostly
@@ -63,21 +66,36 @@ process did not exit 0 on SIGTERM.
 What a bigger machine would show
 --------------------------------
 On this 2-core machine the receiver, the workers, PostgreSQL and the fakes share
-two cores. The engine is CPU-bound per process (LangGraph, the checkpoint, the
-model client: ~10-20 ms of CPU per LOG turn, one interpreter lock per process),
-so with an instant model more processes than cores add only contention: 4 processes
-are not faster than 2, and the ratio per core is the figure to carry to another
-machine. With N cores and N workers the instant-model throughput should grow
-close to N × the per-core figure until PostgreSQL is the limit: every turn costs
-a few dozen round trips (claim, advisory lock, inbox, entries, checkpoint, release),
-which a 16-core server absorbs many times over, but which add a network hop each
-when the database is another machine (the added latency grows by round trips × RTT).
+two cores, so with an instant model more processes than cores add only contention
+(4 processes are no faster than 2), and the figures to carry to another machine
+are the per-core ones. Measured here (bench/README.md has a table): a message on
+the model's path costs ~15 ms of bot CPU on SQLite (~70 messages per CPU-second);
+on Postgres ~18 ms in the bot plus ~9 ms in the server (~36 per CPU-second),
+because every turn makes a few dozen round trips (claim, advisory lock, inbox,
+entries, checkpoint on a pool, release) where SQLite makes in-process calls. The
+bot's CPU per message grows with the processes (~18, ~23, ~31 ms for 1, 2, 4):
+a claim tries the advisory lock of each open conversation head in turn, a round
+trip each, and with more workers more of those heads are held by another one.
+
+With N cores and N workers the instant-model throughput should grow close to
+N × the per-CPU-second figure (one engine process is CPU-bound: one interpreter
+lock, LangGraph, validation, the clients) until PostgreSQL's own CPU (~10 ms of
+it per message: a core serves ~100 messages/s) or its lock traffic is the limit;
+with the database on another machine each round trip adds a network hop, so the
+added latency grows by round trips × RTT while the throughput does not change.
+
 With a real model the model is the limit long before either: a turn waits 2 × the
 model's latency (seconds on real hardware, not 100 ms) while the engine needs
-milliseconds of CPU, and each process runs at most 8 conversations at once
-(``ClaimLoop`` slots), so workers multiply the conversations in flight — what the
-100 ms rows show — until the model servers' own concurrency (``OLLAMA_HOSTS``,
-per-host caps) is what bounds throughput.
+milliseconds of CPU. Each process runs at most 8 conversations at once (the
+``ClaimLoop`` slots, not a setting) and 8 model calls (``OLLAMA_MAX_CONCURRENCY``),
+so one process does at most ~8 / (2 × model latency) turns a second (with a 500 ms
+model: ~7 msg/s for SQLite and Postgres 1 alike, ~15 for Postgres 4 here); workers
+multiply the conversations and calls in flight until the model servers' own
+capacity (``OLLAMA_HOSTS``, per-host caps) bounds the throughput. On SQLite the
+turns are not capped by slots (every chat runs at once) but the one process's 8
+model calls are, which is why SQLite beats Postgres 1 on the 100 ms rows: Postgres 1
+holds a slot for the whole turn, its CPU and round trips included, not only its
+model calls.
 """
 
 from __future__ import annotations
@@ -350,6 +368,7 @@ def main() -> int:
     p.add_argument("--code-path", action="store_true", help="also READ_IN_CODE=true (no model call)")
     p.add_argument("--seeds", type=int, default=3, help="seeds of the run with kills (0: none)")
     p.add_argument("--kills", type=int, default=5, help="SIGKILLs per seed")
+    p.add_argument("--kills-only", action="store_true", help="only the run with kills")
     p.add_argument("--kill-messages", type=int, default=None, help="messages per seed (default: --messages)")
     p.add_argument("--kill-model-ms", type=float, default=100.0)
     p.add_argument("--stall", type=float, default=60.0, help="give up when no reply came for this long (s)")
@@ -377,7 +396,7 @@ def main() -> int:
             f"{'configuration':28} {'msg/s':>7} {'per core':>8} {'per CPU':>7} {'lat p50':>7} {'p99':>7} {'added50':>7} {'p99':>7}"
             f"  {'CPU ms/msg: bot':>5} {'pg':>5} {'fakes':>5} {'ours':>5} {'busy':>5}  {'lost':>4} {'dup':>4} {'ooo':>4} {'unan':>4}  {'turns/process':>15}"
         )
-        for config in configs:
+        for config in [] if args.kills_only else configs:
             run = run_config(config, args, cluster, args.seed)
             print_run(run)
             ok &= run.ok()
