@@ -385,17 +385,16 @@ def main() -> int:
         for backend, n in [("sqlite", 1), *(("postgres", n) for n in args.processes)]
     ]
     load = f"offered at {args.rate:g} msg/s" if args.rate else f"queued 0-{args.gap_ms:g} ms apart (saturating)"
-    print(
-        f"{args.messages} messages from {args.chats} chats per configuration, {load}; {CORES} cores, "
-        f"load average {os.getloadavg()[0]:.2f} before the run"
-    )
+    print(f"{CORES} cores, load average {os.getloadavg()[0]:.2f} before the run")
     cluster = postgres.Cluster.start()
     ok = True
     try:
-        print(
-            f"{'configuration':28} {'msg/s':>7} {'per core':>8} {'per CPU':>7} {'lat p50':>7} {'p99':>7} {'added50':>7} {'p99':>7}"
-            f"  {'CPU ms/msg: bot':>5} {'pg':>5} {'fakes':>5} {'ours':>5} {'busy':>5}  {'lost':>4} {'dup':>4} {'ooo':>4} {'unan':>4}  {'turns/process':>15}"
-        )
+        if not args.kills_only:
+            print(f"{args.messages} messages from {args.chats} chats per configuration, {load}")
+            print(
+                f"{'configuration':28} {'msg/s':>7} {'per core':>8} {'per CPU':>7} {'lat p50':>7} {'p99':>7} {'added50':>7} {'p99':>7}"
+                f"  {'CPU ms/msg: bot':>5} {'pg':>5} {'fakes':>5} {'ours':>5} {'busy':>5}  {'lost':>4} {'dup':>4} {'ooo':>4} {'unan':>4}  {'turns/process':>15}"
+            )
         for config in [] if args.kills_only else configs:
             run = run_config(config, args, cluster, args.seed)
             print_run(run)
