@@ -56,8 +56,9 @@ Figures
 
 Then the run with kills: Postgres with 4 processes, a random worker killed with
 SIGKILL at ``--kills`` random moments of the stream and started again
-(`tests.helpers.workers.stream`), over ``--seeds`` seeds: lost, duplicated, out
-of order, unanswered, repeated replies (a kill between sending a reply and
+(`tests.helpers.workers.stream`), over ``--seeds`` seeds: taken over (turns a
+killed worker left unfinished, run again by another: the kills did cut turns
+short), lost, duplicated, out of order, unanswered, repeated replies (a kill between sending a reply and
 marking it done: reported, not a failure) and stale status lines.
 
 Exits 1 when any message is lost, duplicated, out of order or unanswered, or a
@@ -302,7 +303,17 @@ def _latencies(
 # --------------------------------------------------------------------------- kills
 
 
-def run_kills(seed: int, args: argparse.Namespace, cluster: postgres.Cluster) -> tuple[Figures, int, list[int], float]:
+@dataclass
+class KillRun:
+    figures: Figures
+    kills: int
+    taken_over: int
+    """Turns a killed worker left unfinished that another one found and ran again (``shared.took_over``)."""
+    exits: list[int]
+    seconds: float
+
+
+def run_kills(seed: int, args: argparse.Namespace, cluster: postgres.Cluster) -> KillRun:
     with FakeOllama() as fake, FakeTelegram() as tg, tempfile.TemporaryDirectory() as tmp:
         script_logs(fake, args.kill_model_ms / 1000)
         url = postgres.create_database(cluster.server_url)
@@ -327,7 +338,8 @@ def run_kills(seed: int, args: argparse.Namespace, cluster: postgres.Cluster) ->
         if not figures.ok():
             for p in made.processes:
                 print(f"       --- {p.log.name}\n{p.tail(15)}")
-        return figures, sum(w.kills for w in made.workers), exits, time.monotonic() - began
+        taken_over = sum(p.log.read_bytes().count(b"shared.took_over") for p in made.processes)
+        return KillRun(figures, sum(w.kills for w in made.workers), taken_over, exits, time.monotonic() - began)
 
 
 # --------------------------------------------------------------------------- report
@@ -405,18 +417,19 @@ def main() -> int:
                 f"chats, model {args.kill_model_ms:g} ms, {args.kills} SIGKILLs of a random worker per seed"
             )
             print(
-                f"{'seed':>4} {'kills':>5} {'lost':>5} {'dup':>5} {'ooo':>5} {'unanswered':>10} {'repeated':>8} {'stale ⏳':>8} {'time':>7}"
+                f"{'seed':>4} {'kills':>5} {'taken over':>10} {'lost':>5} {'dup':>5} {'ooo':>5} {'unanswered':>10} {'repeated':>8} {'stale ⏳':>8} {'time':>7}"
             )
             for seed in range(1, args.seeds + 1):
-                f, kills, exits, took = run_kills(seed, args, cluster)
+                k = run_kills(seed, args, cluster)
+                f = k.figures
                 print(
-                    f"{seed:>4} {kills:>5} {f.lost:>5} {f.duplicated:>5} {f.out_of_order:>5} {f.unanswered:>10}"
-                    f" {f.repeated_replies:>8} {f.stale_status:>8} {took:>6.1f}s"
-                    + ("" if all(c == 0 for c in exits) else f"  exits {exits}")
+                    f"{seed:>4} {k.kills:>5} {k.taken_over:>10} {f.lost:>5} {f.duplicated:>5} {f.out_of_order:>5}"
+                    f" {f.unanswered:>10} {f.repeated_replies:>8} {f.stale_status:>8} {k.seconds:>6.1f}s"
+                    + ("" if all(c == 0 for c in k.exits) else f"  exits {k.exits}")
                 )
                 for line in f.details[:10]:
                     print("       " + line)
-                ok &= f.ok() and all(c == 0 for c in exits)
+                ok &= f.ok() and all(c == 0 for c in k.exits)
     finally:
         cluster.stop()
     print("\nresult:", "no message lost, duplicated or out of order" if ok else "FAILED (see above)")
