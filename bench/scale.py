@@ -37,6 +37,9 @@ Figures
   per CPU — messages per CPU-second of the bot processes and PostgreSQL together,
   the same ratio from CPU time rather than wall time (steadier on a shared machine).
   With ``--rate`` the msg/s is the offered rate when the deployment keeps up.
+* pg tx — transactions committed in the run's database per message (a statement
+  outside a transaction counts one): a floor on the round trips a turn costs, and
+  what idle workers' polling for claims adds.
 * turns/process — the timed turns each process stored (the receiver first).
 * latency p50/p99 — from the moment getUpdates handed the message out to its
   reply's sendMessage reaching the fake. On a saturated deployment this is mostly
@@ -56,9 +59,9 @@ Figures
 
 Then the run with kills: Postgres with 4 processes, a random worker killed with
 SIGKILL at ``--kills`` random moments of the stream and started again
-(`tests.helpers.workers.stream`), over ``--seeds`` seeds: taken over (turns a
-killed worker left unfinished, run again by another: the kills did cut turns
-short), lost, duplicated, out of order, unanswered, repeated replies (a kill between sending a reply and
+(`tests.helpers.workers.stream`), over ``--seeds`` seeds: taken over (claims
+that found a turn a killed worker left unfinished and ran it again: the kills did
+cut turns short), lost, duplicated, out of order, unanswered, repeated replies (a kill between sending a reply and
 marking it done: reported, not a failure) and stale status lines.
 
 Exits 1 when any message is lost, duplicated, out of order or unanswered, or a
@@ -74,7 +77,7 @@ the model's path costs ~15 ms of bot CPU on SQLite (~70 messages per CPU-second)
 on Postgres ~18 ms in the bot plus ~9 ms in the server (~36 per CPU-second),
 because every turn makes a few dozen round trips (claim, advisory lock, inbox,
 entries, checkpoint on a pool, release) where SQLite makes in-process calls. The
-bot's CPU per message grows with the processes (~18, ~23, ~31 ms for 1, 2, 4):
+bot's CPU per message grows with the processes (~19, ~23, ~26-31 ms for 1, 2, 4):
 a claim tries the advisory lock of each open conversation head in turn, a round
 trip each, and with more workers more of those heads are held by another one.
 
@@ -90,7 +93,8 @@ model's latency (seconds on real hardware, not 100 ms) while the engine needs
 milliseconds of CPU. Each process runs at most 8 conversations at once (the
 ``ClaimLoop`` slots, not a setting) and 8 model calls (``OLLAMA_MAX_CONCURRENCY``),
 so one process does at most ~8 / (2 × model latency) turns a second (with a 500 ms
-model: ~7 msg/s for SQLite and Postgres 1 alike, ~15 for Postgres 4 here); workers
+model: ~7 msg/s for SQLite and Postgres 1 alike; ~15 for Postgres 4, where the
+longest chat's own turns, one after another, were the bound); workers
 multiply the conversations and calls in flight until the model servers' own
 capacity (``OLLAMA_HOSTS``, per-host caps) bounds the throughput. On SQLite the
 turns are not capped by slots (every chat runs at once) but the one process's 8
@@ -112,6 +116,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -159,6 +165,8 @@ class Run:
     busy_cores: float = 0.0
     figures: Figures = field(default_factory=Figures)
     exits: list[int] = field(default_factory=list)
+    pg_transactions: int = 0
+    """Transactions committed in the run's database over the timed run."""
     spread: list[int] = field(default_factory=list)
     """Turns stored by each process (the receiver first) in the timed run."""
 
@@ -191,6 +199,16 @@ def _postgres_cpu(cluster: postgres.Cluster) -> float:
         if parent == master:
             total += _process_cpu(int(stat.parent.name))
     return total
+
+
+def _transactions(url: str | None) -> int:
+    """Transactions committed in the database so far (its statistics; a backend reports at the latest as it exits)."""
+    if url is None:
+        return 0
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("SELECT pg_stat_clear_snapshot()")
+        row = conn.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()").fetchone()
+    return int(row[0]) if row else 0
 
 
 def _busy_ticks() -> tuple[int, int]:
@@ -247,6 +265,7 @@ def run_config(config: Config, args: argparse.Namespace, cluster: postgres.Clust
             update_of: dict[tuple[int, int], int] = {}
             cpu_bot = [_process_cpu(p.pid) for p in processes]
             marks = [p.log_size() for p in processes]
+            transactions = _transactions(url)
             cpu_pg, cpu_fakes, busy = _postgres_cpu(cluster), time.process_time(), _busy_ticks()
             started = time.monotonic()
             for _ in range(args.messages):
@@ -266,6 +285,7 @@ def run_config(config: Config, args: argparse.Namespace, cluster: postgres.Clust
             busy_now = _busy_ticks()
             run.busy_cores = CORES * (busy_now[0] - busy[0]) / max(1, busy_now[1] - busy[1])
             run.exits = [p.stop() for p in processes]
+            run.pg_transactions = _transactions(url) - transactions if url else 0
             # A log line per turn stored (LOG_FORMAT=json): which process ran how many of the timed turns.
             run.spread = [
                 p.log.read_bytes()[mark:].count(b'"node": "store"') for p, mark in zip(processes, marks, strict=True)
@@ -308,7 +328,7 @@ class KillRun:
     figures: Figures
     kills: int
     taken_over: int
-    """Turns a killed worker left unfinished that another one found and ran again (``shared.took_over``)."""
+    """Claims that found a turn a killed worker left unfinished, run again (``shared.took_over`` lines)."""
     exits: list[int]
     seconds: float
 
@@ -361,7 +381,7 @@ def print_run(r: Run) -> None:
         f"{r.config.label} {rate:7.1f} {per_core:8.1f} {per_cpu_s:7.1f} {pct(r.latency_ms, 0.5):7.0f} {pct(r.latency_ms, 0.99):7.0f}"
         f" {pct(r.added_ms, 0.5):7.0f} {pct(r.added_ms, 0.99):7.0f}  {r.cpu_bot_s * per_msg:5.1f} {r.cpu_pg_s * per_msg:5.1f}"
         f" {r.cpu_fakes_s * per_msg:5.1f} {ours:5.2f} {r.busy_cores:5.2f}  {f.lost:4} {f.duplicated:4} {f.out_of_order:4} {f.unanswered:4}"
-        + f"  {'/'.join(map(str, r.spread)):>15}"
+        + f" {r.pg_transactions * per_msg / 1000:6.0f}  {'/'.join(map(str, r.spread)):>15}"
         + ("" if all(c == 0 for c in r.exits) else f"  exits {r.exits}")
     )
     for line in f.details[:10]:
@@ -405,7 +425,7 @@ def main() -> int:
             print(f"{args.messages} messages from {args.chats} chats per configuration, {load}")
             print(
                 f"{'configuration':28} {'msg/s':>7} {'per core':>8} {'per CPU':>7} {'lat p50':>7} {'p99':>7} {'added50':>7} {'p99':>7}"
-                f"  {'CPU ms/msg: bot':>5} {'pg':>5} {'fakes':>5} {'ours':>5} {'busy':>5}  {'lost':>4} {'dup':>4} {'ooo':>4} {'unan':>4}  {'turns/process':>15}"
+                f"  {'CPU ms/msg: bot':>5} {'pg':>5} {'fakes':>5} {'ours':>5} {'busy':>5}  {'lost':>4} {'dup':>4} {'ooo':>4} {'unan':>4} {'pg tx':>6}  {'turns/process':>15}"
             )
         for config in [] if args.kills_only else configs:
             run = run_config(config, args, cluster, args.seed)
