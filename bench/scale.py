@@ -77,9 +77,11 @@ the model's path costs ~15 ms of bot CPU on SQLite (~70 messages per CPU-second)
 on Postgres ~18 ms in the bot plus ~9 ms in the server (~36 per CPU-second),
 because every turn makes a few dozen round trips (claim, advisory lock, inbox,
 entries, checkpoint on a pool, release) where SQLite makes in-process calls. The
-bot's CPU per message grows with the processes (~19, ~23, ~26-31 ms for 1, 2, 4):
-a claim tries the advisory lock of each open conversation head in turn, a round
-trip each, and with more workers more of those heads are held by another one.
+bot's CPU per message grows with the processes (~19, ~23, ~26-31 ms for 1, 2, 4),
+and so do the database's transactions per message (~20, ~24-32, ~31-49): a claim
+tries the advisory lock of each open conversation head in turn, a round trip each;
+with more workers more of those heads are held by another one (a failed try), and
+a worker with a free slot and nothing to claim looks again every 50 ms.
 
 With N cores and N workers the instant-model throughput should grow close to
 N × the per-CPU-second figure (one engine process is CPU-bound: one interpreter
