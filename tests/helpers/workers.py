@@ -26,11 +26,17 @@ class Deployment:
     workers: list[BotProcess]
 
     @classmethod
-    def make(cls, root: Path, tg: FakeTelegram, fake: FakeOllama, url: str, workers: int) -> Deployment:
+    def make(
+        cls, root: Path, tg: FakeTelegram, fake: FakeOllama, url: str, workers: int, *, read_in_code: bool = False
+    ) -> Deployment:
+        """A receiver and ``workers`` workers on ``url`` (not started); ``read_in_code`` as in `BotProcess`."""
+
         def process(name: str, mode: str) -> BotProcess:
             data = root / name / "data"
             data.mkdir(parents=True)
-            return BotProcess(tg, fake, data, mode=mode, database_url=url, log_name=f"{name}.log")
+            return BotProcess(
+                tg, fake, data, read_in_code=read_in_code, mode=mode, database_url=url, log_name=f"{name}.log"
+            )
 
         return cls(process("receiver", "telegram"), [process(f"worker{i}", "worker") for i in range(workers)])
 
