@@ -44,6 +44,9 @@ class Settings(BaseSettings):
 
     data_dir: Path = Field(default_factory=_default_data_dir)
     """Where the databases live (with DATABASE_URL: only charts and the embedded knowledge base)."""
+    worker_slots: int = Field(default=8, ge=1, le=256)
+    """With DATABASE_URL: conversations one process runs at once (each holds a slot for its whole turn, model
+    calls included, so with a slow model raise it with the model servers' capacity)."""
     database_url: SecretStr | None = None
     """``postgresql://user:password@host/db``: every process given it shares one database (entries, turns,
     deliveries, reminders, conversation threads); workers then claim turns per conversation. Unset: SQLite

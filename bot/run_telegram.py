@@ -34,6 +34,7 @@ async def serve(settings: Settings, stopped: asyncio.Event) -> None:
             stopped=stopped,
             allowed_users=settings.allowed_users,
             webhook=webhook(settings),
+            slots=settings.worker_slots,
         )
 
 

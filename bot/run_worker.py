@@ -38,6 +38,7 @@ async def work(settings: Settings, stopped: asyncio.Event) -> None:
             stopped=stopped,
             allowed_users=settings.allowed_users,
             receive=False,
+            slots=settings.worker_slots,
         )
 
 

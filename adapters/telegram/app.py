@@ -147,6 +147,7 @@ async def serve(
     allowed_users: Iterable[str] = (),
     webhook: Webhook | None = None,
     receive: bool = True,
+    slots: int = 8,
 ) -> None:
     """Run the bot until ``stopped`` is set: long polling, or a webhook server when one is given.
 
@@ -162,13 +163,14 @@ async def serve(
         allowed_users: Telegram user ids allowed to use the bot; empty = everyone.
         webhook: webhook mode's address and secret; None = long polling.
         receive: take deliveries from Telegram (False: only run what receivers recorded).
+        slots: with several workers, the conversations this process runs at once (``WORKER_SLOTS``).
 
     Raises:
         TelegramSetupError: the token is rejected or the Bot API cannot be reached.
     """
     adapter = TelegramAdapter(engine, allowed_users=allowed_users)
     shared = engine if isinstance(engine, SharedDeliveries) and engine.shared else None
-    claims = ClaimLoop(shared, adapter.intake, SOURCE, adapter.dispatch_recorded) if shared else None
+    claims = ClaimLoop(shared, adapter.intake, SOURCE, adapter.dispatch_recorded, slots=slots) if shared else None
     app = build_application(token, base_url, adapter, claims=claims)
     server, polling = None, None
     try:
