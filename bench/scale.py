@@ -77,11 +77,12 @@ the model's path costs ~15 ms of bot CPU on SQLite (~70 messages per CPU-second)
 on Postgres ~18 ms in the bot plus ~9 ms in the server (~36 per CPU-second),
 because every turn makes a few dozen round trips (claim, advisory lock, inbox,
 entries, checkpoint on a pool, release) where SQLite makes in-process calls. The
-bot's CPU per message grows with the processes (~19, ~23, ~26-31 ms for 1, 2, 4),
-and so do the database's transactions per message (~20, ~24-32, ~31-49): a claim
-tries the advisory lock of each open conversation head in turn, a round trip each;
-with more workers more of those heads are held by another one (a failed try), and
-a worker with a free slot and nothing to claim looks again every 50 ms.
+bot's CPU per message grows a little with the processes (~19, ~20, ~24 ms for 1, 2,
+4 on the quick run), and the database's transactions per message hardly (18, 20,
+21): a claim takes three round trips whatever the contention (the heads locked in
+the statement that reads them, read again under the locks, the cut-off turns), and
+receivers wake idle workers with NOTIFY instead of their polling. (Before that
+change: 19, 26, 38 transactions, a round trip per head tried and a poll every 50 ms.)
 
 With N cores and N workers the instant-model throughput should grow close to
 N × the per-CPU-second figure (one engine process is CPU-bound: one interpreter
@@ -93,7 +94,7 @@ added latency grows by round trips × RTT while the throughput does not change.
 With a real model the model is the limit long before either: a turn waits 2 × the
 model's latency (seconds on real hardware, not 100 ms) while the engine needs
 milliseconds of CPU. Each process runs at most 8 conversations at once (the
-``ClaimLoop`` slots, not a setting) and 8 model calls (``OLLAMA_MAX_CONCURRENCY``),
+``ClaimLoop`` slots, ``WORKER_SLOTS``) and 8 model calls (``OLLAMA_MAX_CONCURRENCY``),
 so one process does at most ~8 / (2 × model latency) turns a second (with a 500 ms
 model: ~7 msg/s for SQLite and Postgres 1 alike; ~15 for Postgres 4, where the
 longest chat's own turns, one after another, were the bound); workers
