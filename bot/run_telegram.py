@@ -23,8 +23,8 @@ def webhook(settings: Settings) -> telegram.Webhook | None:
     )
 
 
-async def serve(settings: Settings, stopped: asyncio.Event) -> None:
-    """Open the engine and run the bot until ``stopped`` is set."""
+async def serve(settings: Settings, stopped: asyncio.Event, receive: bool = True) -> None:
+    """Open the engine and run the bot until ``stopped`` is set (``receive=False``: a worker only)."""
     assert settings.telegram_bot_token is not None
     async with Engine.open(settings.engine_config()) as engine:
         await telegram.serve(
@@ -34,6 +34,7 @@ async def serve(settings: Settings, stopped: asyncio.Event) -> None:
             stopped=stopped,
             allowed_users=settings.allowed_users,
             webhook=webhook(settings),
+            receive=receive,
             slots=settings.worker_slots,
         )
 

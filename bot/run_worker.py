@@ -9,12 +9,9 @@ also migrates at start, safely, so it is optional).
 
 from __future__ import annotations
 
-import asyncio
-
-from adapters import telegram
 from bot.config import Settings, fail
 from bot.runner import run, until_stopped
-from engine import Engine, migrate_storage
+from engine import migrate_storage
 
 
 async def migrate(settings: Settings) -> None:
@@ -27,21 +24,6 @@ async def migrate(settings: Settings) -> None:
         print(f"applied migrations {', '.join(map(str, applied))}" if applied else "the database is up to date")
 
 
-async def work(settings: Settings, stopped: asyncio.Event) -> None:
-    """Open the engine on the shared database and run claimed turns until ``stopped`` is set."""
-    assert settings.telegram_bot_token is not None
-    async with Engine.open(settings.engine_config()) as engine:
-        await telegram.serve(
-            engine,
-            token=settings.telegram_bot_token.get_secret_value(),
-            base_url=settings.telegram_api_base_url,
-            stopped=stopped,
-            allowed_users=settings.allowed_users,
-            receive=False,
-            slots=settings.worker_slots,
-        )
-
-
 def main(settings: Settings, mode: str) -> None:
     """Run a worker, or migrate; bad set-up stops with one line (exit code 2)."""
     if mode == "migrate":
@@ -51,4 +33,6 @@ def main(settings: Settings, mode: str) -> None:
         fail("a worker runs turns from a shared database: set DATABASE_URL (alone, run `python -m bot telegram`)")
     if settings.telegram_bot_token is None:
         fail("TELEGRAM_BOT_TOKEN is not set: a worker sends its answers through the Telegram bot")
-    run(settings, "worker", lambda: until_stopped(lambda stopped: work(settings, stopped)))
+    from bot.run_telegram import serve  # the Telegram adapter loads only for a worker, not for migrate
+
+    run(settings, "worker", lambda: until_stopped(lambda stopped: serve(settings, stopped, receive=False)))

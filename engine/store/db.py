@@ -264,19 +264,14 @@ class Database:
         the commit keeps it. Everything else stays on NORMAL (see the module doc).
         """
         async with self.lock:
+            postgres = isinstance(self.conn, PgConnection)
             if isinstance(self.conn, PgConnection):
                 # On disk before the platform is told, whatever the server's default (a server tuned for
                 # throughput may run with synchronous_commit off).
                 await self.conn.begin()
                 await self.conn.execute("SET LOCAL synchronous_commit TO on")
-                try:
-                    yield self.conn
-                    await self.conn.commit()
-                except BaseException:
-                    await self.conn.rollback()
-                    raise
-                return
-            await self.conn.execute("PRAGMA synchronous=FULL")
+            else:
+                await self.conn.execute("PRAGMA synchronous=FULL")
             try:
                 yield self.conn
                 await self.conn.commit()
@@ -284,7 +279,8 @@ class Database:
                 await self.conn.rollback()
                 raise
             finally:
-                await self.conn.execute("PRAGMA synchronous=NORMAL")
+                if not postgres:
+                    await self.conn.execute("PRAGMA synchronous=NORMAL")
 
     async def purge_deleted_text(self) -> None:
         """Take deleted entries' words out of the full-text index, not only out of reach (``/forget``).
