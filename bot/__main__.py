@@ -36,7 +36,9 @@ def _parser() -> argparse.ArgumentParser:
     add_vocab_commands(sub)  # vocab unknown, search
     add_knowledge_commands(sub)  # ingest, retrieve
     sub.add_parser(
-        "doctor", help="check Ollama and the configured models, one line each with its fix (exit 1: a check failed)"
+        "doctor",
+        help="check the database (DATABASE_URL), Ollama and the configured models, one line each with its fix "
+        "(exit 1: a check failed)",
     )
     return p
 

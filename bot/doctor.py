@@ -4,6 +4,8 @@ One line per check, with the fix when it fails; exit code 0 when every check
 passes, 1 when one fails, 2 when the settings cannot be read. The checks, in
 order, and what each relies on:
 
+* With ``DATABASE_URL``: the Postgres server answers, its version, and the schema's migrations
+  applied against this release's.
 * Ollama answers ``/api/version`` at ``OLLAMA_HOST`` (the rest is skipped when not); with a
   pool (``OLLAMA_HOSTS``) one line lists the hosts and their caps, and each host gets every check.
 * With ``OPENAI_BASE_URL``: that server answers ``/v1/models``, serves ``OPENAI_MODEL``, and its
@@ -31,6 +33,7 @@ order, and what each relies on:
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import math
 import re
@@ -45,7 +48,7 @@ import ollama
 from pydantic import BaseModel, Field, ValidationError
 
 from bot.config import Settings, load_settings
-from engine import public_url
+from engine import public_url, storage_report
 from engine.config import LLMConfig
 
 PROMPT_TOKENS = 2_500
@@ -98,6 +101,9 @@ def diagnose(settings: Settings) -> Iterator[Check]:
     every check: a call may land on any of them, and a model pulled on one only is a
     failure the pool hides until that host is the only one up.
     """
+    if settings.database_url is not None:  # SQLite needs no check beyond the data folder's, made at every start
+        storage = asyncio.run(storage_report(settings.engine_config()))
+        yield Check(storage.ok, storage.found, storage.fix)
     cfg = settings.engine_config().llm
     if not cfg.hosts:
         yield from _diagnose_host(settings, cfg)

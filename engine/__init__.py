@@ -46,13 +46,14 @@ if TYPE_CHECKING:
     from engine.knowledge import EmbeddingError, KnowledgeStoreError
     from engine.language.text import public_url
     from engine.logbook import Logbook
-    from engine.migrations import migrate_storage
+    from engine.migrations import migrate_storage, storage_report
 
 # Front door 2, for work without a conversation (bot/'s import, export, search, vocabulary and knowledge
 # commands), and the errors it raises: loaded when first used, as the engine is.
 _OFFLINE = {
     "Logbook": "engine.logbook",
     "migrate_storage": "engine.migrations",  # python -m bot migrate
+    "storage_report": "engine.migrations",  # python -m bot doctor
     "ImportFormatError": "engine.importers.common",
     "EmbeddingError": "engine.knowledge",
     "KnowledgeStoreError": "engine.knowledge",
@@ -107,6 +108,7 @@ __all__ = [
     "LLMConfig",
     "Logbook",
     "migrate_storage",
+    "storage_report",
     "Logged",
     "LoggedEntry",
     "Record",

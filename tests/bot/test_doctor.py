@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -324,3 +325,32 @@ def test_an_openai_server_is_checked_and_its_context_told(doctor: Doctor, fake: 
         served.stop()
         code, lines = doctor(OPENAI_BASE_URL=f"{served.url}/v1", OPENAI_MODEL="Qwen/Qwen2.5-7B-Instruct")
         assert code == 1 and "does not answer at" in lines[-2]
+
+
+def test_a_shared_database_is_checked_first(doctor: Doctor, pg_url: str) -> None:
+    """With DATABASE_URL: the server answers, and its schema is this release's (else: run migrate)."""
+    code, lines = doctor(DATABASE_URL=pg_url)  # an empty database: nothing migrated yet
+    assert code == 1
+    assert lines[0].startswith("FAIL  storage: PostgreSQL 15") and "schema 0 of" in lines[0]
+    assert lines[0].endswith("run `python -m bot migrate` (every process also migrates as it starts)")
+    assert (
+        subprocess.run(
+            [sys.executable, "-m", "bot", "migrate"],
+            env={"DATABASE_URL": pg_url, "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            timeout=120,
+        ).returncode
+        == 0
+    )
+    code, lines = doctor(DATABASE_URL=pg_url)
+    assert code == 0 and lines[0].startswith("ok    storage: PostgreSQL 15") and lines[-1] == "all checks passed"
+
+
+def test_an_unreachable_database_says_what_to_check(doctor: Doctor) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    code, lines = doctor(DATABASE_URL=f"postgresql://almanac:pw-not-shown@127.0.0.1:{port}/almanac")
+    assert code == 1
+    assert lines[0].startswith("FAIL  storage: cannot reach the database at DATABASE_URL")
+    assert "pw-not-shown" not in "\n".join(lines)
