@@ -61,8 +61,22 @@ class ClusterError(RuntimeError):
 
 
 def initdb_path() -> str | None:
-    """Where ``initdb`` is on PATH, or None when this machine has no PostgreSQL server binaries."""
-    return shutil.which("initdb")
+    """Where ``initdb`` is: on PATH, else in Debian's and Ubuntu's versioned folder (the newest); None when
+    this machine has no PostgreSQL server binaries."""
+    return _server_program("initdb")
+
+
+def _server_program(name: str) -> str | None:
+    found = shutil.which(name)
+    if found:
+        return found
+    versions = [p for p in Path("/usr/lib/postgresql").glob("*/bin") if p.parent.name.isdigit()]
+    folders = sorted(versions, key=lambda p: int(p.parent.name), reverse=True)
+    return next((str(f / name) for f in folders if _runnable(f / name)), None)
+
+
+def _runnable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
 
 
 @dataclass(frozen=True)
@@ -112,7 +126,7 @@ class Cluster:
 
 def stop(directory: Path) -> None:
     """Stop the cluster in ``directory`` (if it still runs) and remove the directory."""
-    pg_ctl = shutil.which("pg_ctl")
+    pg_ctl = _server_program("pg_ctl")
     if pg_ctl is not None and (directory / "data" / "postmaster.pid").exists():
         # A server that already died is no reason to keep its files: removing them is the point.
         subprocess.run(
@@ -166,7 +180,7 @@ def with_database(url: str, name: str) -> str:
 
 
 def _start_server(directory: Path) -> int:
-    pg_ctl = shutil.which("pg_ctl")
+    pg_ctl = _server_program("pg_ctl")
     if pg_ctl is None:
         raise ClusterError("pg_ctl is not on PATH beside initdb")
     log = directory / "server.log"
