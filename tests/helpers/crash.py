@@ -62,7 +62,9 @@ class BotProcess:
         mode: str = "telegram",
         database_url: str | None = None,
         log_name: str = "bot.log",
+        env: dict[str, str] | None = None,
     ) -> None:
+        extra = env
         env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_PREFIXES)}
         env.update(
             TELEGRAM_BOT_TOKEN=tg.token,
@@ -81,6 +83,7 @@ class BotProcess:
         )
         if database_url:
             env["DATABASE_URL"] = database_url
+        env.update(extra or {})
         self._mode = mode
         self._env = env
         self._cwd = data_dir.parent  # no stray .env is read from the repository

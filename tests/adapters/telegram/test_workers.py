@@ -9,8 +9,12 @@ migrate it together. The full-size run is ``bench/scale.py``.
 from __future__ import annotations
 
 import asyncio
+import json
+import random
+import socket
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -24,7 +28,7 @@ from engine.store.schema_pg import MIGRATIONS
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.telegram_api import FakeTelegram
 from tests.helpers import scripts
-from tests.helpers.crash import ROOT, count, script_logs, wait_until
+from tests.helpers.crash import ROOT, BotProcess, count, script_logs, settle, text_of, wait_until
 from tests.helpers.workers import Deployment, stream
 
 CHAT = 4343
@@ -135,3 +139,63 @@ def test_an_approval_pressed_after_its_process_died_resumes_on_another(
     with psycopg.connect(pg_url) as conn:
         planned = conn.execute("SELECT occurred_on FROM entries WHERE kind = 'planned' ORDER BY occurred_on").fetchall()
     assert planned == [(d,) for d in week]
+
+
+SECRET = "webhook-secret-0123456789"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def post(port: int, update: dict[str, object]) -> int:
+    """What a load balancer does with Telegram's POST: hand it to one replica."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/telegram", data=json.dumps(update).encode(), method="POST"
+    )
+    request.add_header("Content-Type", "application/json")
+    request.add_header("X-Telegram-Bot-Api-Secret-Token", SECRET)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return int(response.status)
+
+
+def test_webhook_replicas_behind_a_balancer_keep_each_chats_order(
+    tmp_path: Path, fake: FakeOllama, tg: FakeTelegram, pg_url: str
+) -> None:
+    """Two webhook receivers (each answers 200 only once the update is recorded) and a worker: whichever replica
+    an update lands on, each chat's messages are stored once and answered in order."""
+    script_logs(fake, model_s=0.05)
+    ports = [free_port(), free_port()]
+    processes = []
+    for i, port in enumerate(ports):
+        data = tmp_path / f"replica{i}" / "data"
+        data.mkdir(parents=True)
+        hook = {
+            "TELEGRAM_WEBHOOK_URL": f"http://127.0.0.1:{ports[0]}/telegram",  # the balancer's address
+            "TELEGRAM_WEBHOOK_SECRET": SECRET,
+            "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
+            "TELEGRAM_WEBHOOK_PORT": str(port),
+        }
+        processes.append(BotProcess(tg, fake, data, database_url=pg_url, log_name=f"replica{i}.log", env=hook))
+    worker_data = tmp_path / "worker" / "data"
+    worker_data.mkdir(parents=True)
+    processes.append(BotProcess(tg, fake, worker_data, mode="worker", database_url=pg_url, log_name="worker.log"))
+    deployment = Deployment(processes[0], processes[1:])
+    try:
+        deployment.start_all()
+        rng = random.Random(9)
+        sent: dict[int, list[int]] = {3000 + c: [] for c in range(5)}
+        for _ in range(30):
+            chat = rng.choice(list(sent))
+            weight = 20 + len(sent[chat])
+            sent[chat].append(weight)
+            assert post(rng.choice(ports), tg.message(chat, chat, text_of(weight))) == 200
+        settle(tg, sent, 60)
+        assert deployment.stop_all() == [0, 0, 0]
+    finally:
+        deployment.kill_all()
+    figures = count(tg, pg_url, sent)
+    assert figures.ok(), figures.details
+    assert (figures.sent, figures.duplicated, figures.out_of_order) == (30, 0, 0)
