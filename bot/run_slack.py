@@ -41,6 +41,8 @@ async def serve(settings: Settings, stopped: asyncio.Event) -> None:
             allowed_users=settings.allowed_users,
             log_format=settings.log_format,
             log_level=settings.log_level,
+            database_url=settings.database_url.get_secret_value() if settings.database_url else None,
+            slots=settings.worker_slots,
         )
 
 

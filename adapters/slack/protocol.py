@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -77,10 +78,13 @@ class GatewayConfig(_Message):
     allowed_teams: list[str] = Field(default_factory=list)
     allowed_users: list[str] = Field(default_factory=list)
     log: Logging = Field(default_factory=Logging)
+    database_url: str | None = None
+    """Postgres, shared by every Slack replica (``DATABASE_URL``); None: ``slack.db`` in ``data_dir``."""
 
     def secrets(self) -> list[str]:
         """The tokens and the signing secret, for logging to mask."""
-        found = (self.token, self.app_token, self.http.signing_secret if self.http is not None else None)
+        password = urlsplit(self.database_url).password if self.database_url else None
+        found = (self.token, self.app_token, self.http.signing_secret if self.http is not None else None, password)
         return [s for s in found if s]
 
 

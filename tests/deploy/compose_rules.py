@@ -263,11 +263,11 @@ def replicas(doc: Doc) -> list[str]:
         problems.append(f"worker: {count} replica(s), fewer than 2")
     if (services.get("telegram", {}).get("deploy") or {}).get("replicas", 1) != 1:
         problems.append("telegram polls: one replica")
-    # Slack's platform store is per process and its deliveries are not claimed by workers yet: one replica.
-    if (services.get("slack", {}).get("deploy") or {}).get("replicas", 1) != 1:
-        problems.append("slack: one replica (its platform store is not shared yet)")
+    count = (services.get("slack", {}).get("deploy") or {}).get("replicas", 1)
+    if count < 2:
+        problems.append(f"slack: {count} replica(s), fewer than 2")
     if _environment(services.get("slack", {})).get("SLACK_MODE") != "http":
-        problems.append("slack behind the proxy needs SLACK_MODE=http")
+        problems.append("slack runs replicas without SLACK_MODE=http")
     return problems
 
 

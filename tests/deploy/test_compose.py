@@ -84,8 +84,8 @@ BREAKS: list[tuple[str, str, Callable[[Doc], None]]] = [
     ("volumes_declared", "postgres data in the container", _set("services.postgres.volumes", [])),
     ("replicas", "one worker", _set("services.worker.deploy.replicas", 1)),
     ("replicas", "two pollers", _set("services.telegram.deploy.replicas", 2)),
-    ("replicas", "slack in Socket Mode", _edit_env("slack", "SLACK_MODE", "socket")),
-    ("replicas", "two Slack replicas", _set("services.slack.deploy.replicas", 2)),
+    ("replicas", "slack replicas in Socket Mode", _edit_env("slack", "SLACK_MODE", "socket")),
+    ("replicas", "one Slack replica", _set("services.slack.deploy.replicas", 1)),
     ("no_inline_secrets", "a token inline", _edit_env("worker", "CHROMA_TOKEN", "let-me-in")),
     (
         "no_inline_secrets",

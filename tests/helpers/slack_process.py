@@ -51,7 +51,9 @@ def alive(pid: int) -> bool:
 class SlackBot:
     """``python -m bot slack`` in HTTP mode; the log lines of both its processes go to one file."""
 
-    def __init__(self, slack: FakeSlack, fake: FakeOllama, data: Path, port: int | None = None) -> None:
+    def __init__(
+        self, slack: FakeSlack, fake: FakeOllama, data: Path, port: int | None = None, database_url: str | None = None
+    ) -> None:
         self.port = port or free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_PREFIXES)}
         env.update(
@@ -70,6 +72,8 @@ class SlackBot:
             PYTHONPATH=str(ROOT),
             READ_IN_CODE="false",  # the scenarios script the Router and Parser per message
         )
+        if database_url:  # a replica of several, on one Postgres; two conversations at once, so both work
+            env.update(DATABASE_URL=database_url, WORKER_SLOTS="2")
         self._env, self._cwd, self.log = env, data.parent, data.parent / "bot.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.endpoint = f"http://127.0.0.1:{self.port}/slack/events"

@@ -58,7 +58,7 @@ from adapters.slack.place import Place
 from adapters.slack.protocol import ForgetConfirmed, Handed, HomeOpened, Post, Pressed, ReviseSubmitted, Slash
 from adapters.slack.render import forget_confirmation, plain, revise_modal
 from adapters.slack.send import Outbox
-from adapters.slack.store import SlackStore, Thread
+from adapters.slack.store import Store, Thread
 
 log = structlog.get_logger("adapters.slack")
 Body = dict[str, Any]
@@ -93,7 +93,7 @@ class Listeners:
 
     def __init__(
         self,
-        store: SlackStore,
+        store: Store,
         outbox: Outbox,
         handoff: Handoff,
         *,

@@ -45,6 +45,7 @@ from adapters.slack.api import LocalApi, answer
 from adapters.slack.gateway.listeners import Listeners
 from adapters.slack.gateway.setup import build_app, check_app_token, check_token, web_client
 from adapters.slack.link import LINE_LIMIT, Link
+from adapters.slack.pg_store import PgSlackStore
 from adapters.slack.protocol import (
     EVENTS_PATH,
     Api,
@@ -66,7 +67,7 @@ from adapters.slack.protocol import (
     Tell,
 )
 from adapters.slack.send import Outbox
-from adapters.slack.store import STORE_FILE, SlackStore
+from adapters.slack.store import STORE_FILE, SlackStore, Store
 
 log = structlog.get_logger("adapters.slack")
 Configure = Callable[[GatewayConfig], None]
@@ -74,13 +75,18 @@ Configure = Callable[[GatewayConfig], None]
 
 
 class _LinkHandoff:
-    """Accepted work goes to the worker, as tells (in order)."""
+    """Accepted work goes to the worker, as tells (in order).
 
-    def __init__(self, link: Link) -> None:
-        self._link = link
+    Shared (Postgres) requests are not told: the store's ``NOTIFY`` wakes every replica's worker, and the
+    one that claims the conversation runs them (`adapters.slack.pg_store`). Presses are told still.
+    """
+
+    def __init__(self, link: Link, shared: bool = False) -> None:
+        self._link, self._shared = link, shared
 
     def request(self, queue: str, intake: int, spec: Post | Slash) -> None:
-        self._link.tell(Request(queue=queue, intake=intake, spec=spec))
+        if not self._shared:
+            self._link.tell(Request(queue=queue, intake=intake, spec=spec))
 
     def press(self, spec: Handed) -> None:
         self._link.tell(Hand(spec=spec))
@@ -100,7 +106,7 @@ class Gateway:
         self.bare: AsyncWebClient | None = None
         self.http: Http | None = None
         self.app_token = ""
-        self.store: SlackStore | None = None
+        self.store: Store | None = None
 
     async def on_call(self, call: Call) -> Reply:
         match call:
@@ -139,14 +145,18 @@ class Gateway:
         api = LocalApi(web_client(token, base_url, session))
         bot_user = await check_token(api.client, base_url)
         self.api = api
-        store = await SlackStore.open(config.data_dir / STORE_FILE)
+        store: Store
+        if config.database_url:
+            store = await PgSlackStore.open(config.database_url)
+        else:
+            store = await SlackStore.open(config.data_dir / STORE_FILE)
         self.stack.push_async_callback(store.close)
         self.store = store
         # The budget is for progress reactions, which the engine's side sends; notices from here never wait.
         listeners = Listeners(
             store,
             Outbox(api, Budget(per_second=1.0, burst=5)),
-            _LinkHandoff(self.link),
+            _LinkHandoff(self.link, shared=config.database_url is not None),
             command=config.command,
             allowed_teams=config.allowed_teams,
             allowed_users=config.allowed_users,

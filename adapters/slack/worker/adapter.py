@@ -30,11 +30,12 @@ from adapters.common import Budget, ChatQueues, ReplyNotShown
 from adapters.slack import texts
 from adapters.slack.api import SlackApi
 from adapters.slack.link import LinkClosed
+from adapters.slack.pg_store import PgSlackStore
 from adapters.slack.place import Place
 from adapters.slack.protocol import ACCEPTED, Handed, Post, Slash
 from adapters.slack.render import plain
 from adapters.slack.send import Outbox
-from adapters.slack.store import SlackStore
+from adapters.slack.store import Pending, Store
 from adapters.slack.worker.presses import Presses
 from adapters.slack.worker.requests import Requests
 from adapters.slack.worker.turns import Turns
@@ -64,7 +65,7 @@ class SlackAdapter:
     def __init__(
         self,
         engine: Handler,
-        store: SlackStore,
+        store: Store,
         api: SlackApi,
         *,
         eyes_after: float = 1.0,
@@ -96,7 +97,11 @@ class SlackAdapter:
         """A press that took its buttons, a Revise submission or a confirmed forget: queue it."""
 
         async def job() -> None:
-            await self.presses.run(spec)
+            if isinstance(self.store, PgSlackStore):  # replicas: never beside a turn of it elsewhere
+                async with self.store.hold(spec.place.conversation):
+                    await self.presses.run(spec)
+            else:
+                await self.presses.run(spec)
 
         self.queues.submit(spec.place.conversation, job, spec)
 
@@ -131,14 +136,19 @@ class SlackAdapter:
         pending = await self.store.pending()
         for item in pending:
             log.info("slack.recovered", intake=item.id, kind=item.spec.get("kind"))
-            try:
-                spec = ACCEPTED.validate_python(item.spec)
-            except ValidationError as exc:  # no turn can come of it: say so once, and let it go
-                log.error("slack.recovered_unreadable", intake=item.id, error=str(exc.errors()[0]["msg"]))
-                self.store.done(item.id)
-                continue
-            self.requests.submit(item.queue, item.id, spec)
+            self.submit_recorded(item)
         return len(pending)
+
+    def submit_recorded(self, item: Pending) -> bool:
+        """Queue a recorded request (recovered, or claimed from the shared store); False: unreadable, dropped."""
+        try:
+            spec = ACCEPTED.validate_python(item.spec)
+        except ValidationError as exc:  # no turn can come of it: say so once, and let it go
+            log.error("slack.recovered_unreadable", intake=item.id, error=str(exc.errors()[0]["msg"]))
+            self.store.done(item.id)
+            return False
+        self.requests.submit(item.queue, item.id, spec)
+        return True
 
     async def drain(self, timeout: float | None = None, *, gateway_alive: bool = True) -> None:
         """Let everything accepted so far finish: handed over, queued, run, and its replies sent.

@@ -12,6 +12,7 @@ goes to it in one `GatewayConfig`, in the `Start` call.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -24,6 +25,7 @@ import structlog
 from adapters.common import SetupError
 from adapters.slack.api import RemoteApi
 from adapters.slack.link import LINE_LIMIT, Link, LinkClosed
+from adapters.slack.pg_store import PgSlackStore
 from adapters.slack.protocol import (
     EVENTS_PATH,
     Call,
@@ -40,7 +42,7 @@ from adapters.slack.protocol import (
     Stop,
     Tell,
 )
-from adapters.slack.store import STORE_FILE, SlackStore
+from adapters.slack.store import STORE_FILE, SlackStore, Store
 from adapters.slack.worker.adapter import SlackAdapter
 from engine import Handler
 
@@ -109,10 +111,14 @@ async def running(
     log_format: str = "json",
     log_level: str = "INFO",
     gateway: Sequence[str] = GATEWAY,
+    database_url: str | None = None,
+    slots: int = 8,
 ) -> AsyncIterator[Running]:
     """Start the gateway, queue what a crash left, start receiving; on exit stop receiving, drain, stop it.
 
     ``keep_replies_s``: how long a reply Slack rate-limits is kept and sent when allowed (`SlackAdapter`).
+    ``database_url``: Postgres shared by every replica: requests are claimed per conversation (``slots`` at once)
+    rather than handed over by this replica's gateway (`adapters.slack.pg_store`).
 
     Raises:
         SetupError: a rejected token, an unreachable Web API, or neither mode configured.
@@ -140,16 +146,24 @@ async def running(
         link = Link(process.stdout, process.stdin, on_call, on_tell)
         stack.push_async_callback(_stop, link, process)
         ended = asyncio.create_task(link.run(), name="slack-gateway-link")
-        store = await SlackStore.open(data_dir / STORE_FILE)
+        store: Store
+        shared: PgSlackStore | None = None
+        if database_url:
+            store = shared = await PgSlackStore.open(database_url)
+        else:
+            store = await SlackStore.open(data_dir / STORE_FILE)
         stack.push_async_callback(store.close)
+        claims = _Claims(shared, slots) if shared is not None else None
 
         async def settled() -> None:
             if not link.closed:
                 await link.call(Settle())
 
         def handled(intake: int) -> None:
+            if claims is not None:
+                claims.finished(intake)
             # The gateway deletes the row in its next group commit: no write on this process's side.
-            if link.closed:
+            elif link.closed:
                 store.done(intake)
             else:
                 link.tell(Done(intake=intake))
@@ -176,6 +190,7 @@ async def running(
             allowed_teams=list(allowed_teams),
             allowed_users=list(allowed_users),
             log=Logging(format=log_format, level=log_level),
+            database_url=database_url,
         )
         try:
             started = await link.call(Start(config=config))
@@ -183,8 +198,10 @@ async def running(
             raise SetupError(f"the Slack gateway process exited at start-up (code {await process.wait()})") from None
         if started.setup_error is not None:
             raise SetupError(started.setup_error)
-        # What a crash left is queued before anything new can arrive (and be counted twice).
-        await adapter.recover()
+        # What a crash left is queued before anything new can arrive (and be counted twice); shared, it is
+        # claimed like everything else.
+        if claims is None:
+            await adapter.recover()
         listening = await link.call(Listen())
         if listening.setup_error is not None:
             await adapter.drain(0, gateway_alive=False)  # the recovered requests stay pending for the next start
@@ -195,10 +212,57 @@ async def running(
         stack.push_async_callback(_stop_receiving, link)
         adapter.start_reminders()  # those a crash left claimed go first
         stack.push_async_callback(adapter.stop_reminders)
+        if claims is not None:
+            claims.start(adapter)
+            stack.push_async_callback(claims.stop)
         log.info(
             "slack.started", mode="http" if http is not None else "socket", port=listening.port, gateway=process.pid
         )
         yield Running(adapter, listening.port, process, ended)
+
+
+class _Claims:
+    """This replica's share of the shared requests: claim, queue as a recovered request is, finish, release."""
+
+    def __init__(self, store: PgSlackStore, slots: int) -> None:
+        self._store, self._slots = store, slots
+        self._running: dict[int, str] = {}  # intake id -> its conversation's queue
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self, adapter: SlackAdapter) -> None:
+        self._tasks = [
+            asyncio.create_task(self._store.listen(self._wake.set), name="slack.listen"),
+            asyncio.create_task(self._loop(adapter), name="slack.claims"),
+        ]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def finished(self, intake: int) -> None:
+        """A claimed request was handled (its row goes, its conversation is free: the store finishes it)."""
+        queue = self._running.pop(intake, None)
+        if queue is not None:
+            self._store.finish(intake, queue, then=self._wake.set)
+
+    async def _loop(self, adapter: SlackAdapter) -> None:
+        while True:
+            batch = []
+            try:
+                batch = await self._store.claim_requests(self._slots - len(self._running))
+            except Exception as exc:  # the database is away: keep trying, slower
+                log.warning("slack.claims_failed", error=str(exc))
+                await asyncio.sleep(1.0)
+            for item in batch:
+                self._running[item.id] = item.queue
+                if not adapter.submit_recorded(item):
+                    self.finished(item.id)
+            if not batch:
+                self._wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), 1.0)
 
 
 async def _drain(adapter: SlackAdapter, link: Link) -> None:

@@ -24,7 +24,7 @@ from adapters.slack.place import Place
 from adapters.slack.protocol import ForgetConfirmed, Handed, HomeOpened, Pressed, ReviseSubmitted
 from adapters.slack.render import decided_message, plain
 from adapters.slack.send import Outbox
-from adapters.slack.store import SlackStore
+from adapters.slack.store import Store
 from adapters.slack.text import as_typed, shorten
 from adapters.slack.worker.turns import Turns
 from engine import ClarificationAnswer, Control, Notice, Resume
@@ -35,7 +35,7 @@ Body = dict[str, Any]
 class Presses:
     """Runs handed-over presses (in their conversation's queue)."""
 
-    def __init__(self, turns: Turns, store: SlackStore, outbox: Outbox) -> None:
+    def __init__(self, turns: Turns, store: Store, outbox: Outbox) -> None:
         self.turns, self.store, self.outbox = turns, store, outbox
 
     async def run(self, spec: Handed) -> None:

@@ -17,7 +17,7 @@ from adapters.slack.link import LinkClosed
 from adapters.slack.place import Place
 from adapters.slack.protocol import Post, Slash
 from adapters.slack.send import Outbox
-from adapters.slack.store import SlackStore
+from adapters.slack.store import Store
 from adapters.slack.text import esc, shorten
 from adapters.slack.worker.turns import Turns
 from adapters.slack.worker.typed import run_typed
@@ -30,7 +30,7 @@ class Requests:
     def __init__(
         self,
         turns: Turns,
-        store: SlackStore,
+        store: Store,
         outbox: Outbox,
         queues: ChatQueues,
         handled: Callable[[int], None] | None = None,

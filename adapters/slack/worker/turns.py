@@ -36,7 +36,7 @@ from adapters.slack.link import LinkClosed
 from adapters.slack.place import Place
 from adapters.slack.render import SlackMessage, decided_message, plain, render
 from adapters.slack.send import NOT_MEMBER, Outbox
-from adapters.slack.store import Prompt, SlackStore
+from adapters.slack.store import Prompt, Store
 from adapters.slack.text import COMMAND
 from adapters.slack.worker.home import Home
 from adapters.slack.worker.status import Fallbacks, Status
@@ -62,7 +62,7 @@ class Turns:
         self,
         engine: Handler,
         outbox: Outbox,
-        store: SlackStore,
+        store: Store,
         eyes_after: float = 1.0,
         command: str = COMMAND,
         *,
