@@ -125,7 +125,7 @@ class Engine(Intake):
             if config.database:
                 # Other workers may be running turns: only those of conversations no live worker runs are
                 # cut off (engine/runtime/shared.py); the rest are found when their conversation is claimed.
-                engine.work = await SharedWork.open(config.database, engine.db, engine.inbox)
+                engine.work = await SharedWork.open(config.database, engine.db)
                 stack.push_async_callback(engine.work.close)
                 # A reminder set on another worker wakes this one's scheduler, if it is the one elected.
                 await engine.work.watch(engine.reminders.changed.set, REMINDERS)

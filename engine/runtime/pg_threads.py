@@ -22,6 +22,8 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
+from engine.store.pg_conn import KEEPALIVES
+
 POOL_MAX = 4
 """Connections per process: a process runs few turns at once, and each saves in one short transaction."""
 
@@ -82,7 +84,7 @@ async def postgres_saver(url: str) -> AsyncIterator[PgThreadSaver]:
         max_size=POOL_MAX,
         max_idle=120.0,
         max_lifetime=1800.0,
-        kwargs={"autocommit": True, "prepare_threshold": None, "row_factory": dict_row},
+        kwargs={"autocommit": True, "prepare_threshold": None, "row_factory": dict_row, **KEEPALIVES},
         open=False,
     )
     await pool.open(wait=True, timeout=30.0)

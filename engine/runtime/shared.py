@@ -19,7 +19,7 @@ Why not a job queue (procrastinate, …): the deliveries are already durable
 rows written before the platform's acknowledgement; a queue would be a second
 write of each, and its ordering lock is what the advisory lock is here.
 
-`Leadership` elects the one process that does what must happen once (the
+`SharedWork.lead` elects the one process that does what must happen once (the
 Telegram long poll, the reminder scheduler) with the same kind of lock: held
 while the process lives, taken over by another when it dies.
 """
@@ -31,7 +31,6 @@ import contextlib
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -39,8 +38,7 @@ import structlog
 
 from engine.boundary import Delivery
 from engine.store.db import Database
-from engine.store.inbox import Inbox
-from engine.store.pg_conn import translate
+from engine.store.pg_conn import KEEPALIVES, translate
 
 log = structlog.get_logger(__name__)
 
@@ -50,15 +48,9 @@ CHANNEL = "almanac_work"
 """What receivers ``NOTIFY`` when they record deliveries (`engine.store.inbox.Deliveries.receive`)."""
 REMINDERS = "almanac_reminders"
 """What the reminder store ``NOTIFY`` s when a reminder is set or changed: the elected scheduler wakes."""
-_SESSION: dict[str, Any] = {
-    "autocommit": True,
-    # A worker cut off by the network (not killed: its socket stays open) must lose its locks too:
-    # keepalives end the session within about half a minute, and another worker takes its conversations.
-    "keepalives": 1,
-    "keepalives_idle": 10,
-    "keepalives_interval": 5,
-    "keepalives_count": 3,
-}
+# A worker cut off by the network (not killed: its socket stays open) must lose its locks too: keepalives end
+# the session within about half a minute, and another worker takes its conversations.
+_SESSION: dict[str, Any] = {"autocommit": True, **KEEPALIVES}
 
 # Each conversation's oldest open delivery: the only one of it that may run.
 _HEADS = """
@@ -94,14 +86,6 @@ def _stop_now() -> None:
     os._exit(70)
 
 
-@dataclass(frozen=True)
-class Claimed:
-    """A delivery this worker runs; release it when done."""
-
-    source: str
-    delivery: Delivery
-
-
 class SharedWork:
     """Claims deliveries per conversation and elects leaders; one per process, with its own connection.
 
@@ -111,13 +95,12 @@ class SharedWork:
     def __init__(
         self,
         db: Database,
-        inbox: Inbox,
         locks: psycopg.AsyncConnection[Any],
         url: str = "",
         on_lost: Callable[[], None] | None = None,
         check_every_s: float = 5.0,
     ) -> None:
-        self._db, self._inbox, self._locks, self._url = db, inbox, locks, url
+        self._db, self._locks, self._url = db, locks, url
         self._held: set[str] = set()
         self._leading: set[str] = set()
         self._listening: asyncio.Task[None] | None = None
@@ -127,10 +110,10 @@ class SharedWork:
 
     @classmethod
     async def open(
-        cls, url: str, db: Database, inbox: Inbox, on_lost: Callable[[], None] | None = None, check_every_s: float = 5.0
+        cls, url: str, db: Database, on_lost: Callable[[], None] | None = None, check_every_s: float = 5.0
     ) -> SharedWork:
         locks = await psycopg.AsyncConnection.connect(url, **_SESSION)
-        return cls(db, inbox, locks, url, on_lost, check_every_s)
+        return cls(db, locks, url, on_lost, check_every_s)
 
     async def close(self) -> None:
         for task in (self._listening, self._guard):
@@ -254,16 +237,10 @@ class SharedWork:
         return await cur.fetchall() if cur.description else []
 
     async def _try(self, key: str) -> bool:
-        statement = "SELECT pg_try_advisory_lock(hashtextextended(%s, %s))"
-        try:
-            cur = await self._locks.execute(statement, (key, LOCK_SPACE))
-        except psycopg.OperationalError:
-            if self._held or self._leading:
-                raise  # the guard stops this process (`_watch_locks`)
-            self._locks = await psycopg.AsyncConnection.connect(self._url, **_SESSION)  # it held nothing
-            cur = await self._locks.execute(statement, (key, LOCK_SPACE))
-        row = await cur.fetchone()
-        return bool(row and row[0])
+        rows = await self._on_locks(
+            "SELECT pg_try_advisory_lock(hashtextextended(%(key)s, %(k)s))", {"key": key, "k": LOCK_SPACE}
+        )
+        return bool(rows and rows[0][0])
 
     async def _unlock(self, key: str) -> None:
         await self._locks.execute("SELECT pg_advisory_unlock(hashtextextended(%s, %s))", (key, LOCK_SPACE))

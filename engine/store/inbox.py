@@ -147,19 +147,13 @@ class Inbox:
         """The conversation's turns that did not complete (failed or cut off), oldest first."""
         return await self.items(conversation, UNFINISHED, limit)
 
-    async def interrupt_pending(self, conversation: str | None = None) -> int:
-        """Turns still ``pending`` were cut off by a crash; returns how many.
+    async def interrupt_pending(self) -> int:
+        """At start-up: turns still ``pending`` were cut off by a crash; returns how many.
 
-        At start-up for every conversation of a process alone on its database; with several workers
-        (Postgres), for one conversation when a worker takes it over (`engine.runtime.shared`).
+        A process alone on its database only; with several (Postgres) see `engine.runtime.shared`.
         """
-        where, args = (
-            ("status = 'pending'", ())
-            if conversation is None
-            else ("conversation = ? AND status = 'pending'", (conversation,))
-        )
         async with self._db.lock:
-            cur = await self._db.conn.execute(f"UPDATE inbox SET status = 'interrupted' WHERE {where}", args)
+            cur = await self._db.conn.execute("UPDATE inbox SET status = 'interrupted' WHERE status = 'pending'")
             await self._db.conn.commit()
             return int(cur.rowcount)
 

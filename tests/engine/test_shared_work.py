@@ -32,7 +32,7 @@ async def db(pg_database: str) -> AsyncIterator[Database]:
 
 
 async def worker(url: str, db: Database) -> SharedWork:
-    return await SharedWork.open(url, db, Inbox(db))
+    return await SharedWork.open(url, db)
 
 
 async def eventually(check: Callable[[], Awaitable[T]], timeout: float = 5.0) -> T:
@@ -137,7 +137,7 @@ async def test_a_reminder_set_on_one_worker_wakes_the_scheduler_of_another(pg_da
 async def test_a_worker_whose_lock_session_is_lost_stops(pg_database: str, db: Database) -> None:
     """Its conversations are free for others the moment the session ends; going on would run them twice."""
     lost = asyncio.Event()
-    one = await SharedWork.open(pg_database, db, Inbox(db), on_lost=lost.set, check_every_s=0.05)
+    one = await SharedWork.open(pg_database, db, on_lost=lost.set, check_every_s=0.05)
     try:
         await record(db, ("1", "a"))
         assert len(await one.claim(SOURCE, 1)) == 1
@@ -153,7 +153,7 @@ async def test_a_worker_whose_lock_session_is_lost_stops(pg_database: str, db: D
 
 async def test_a_lost_session_that_held_nothing_is_opened_again(pg_database: str, db: Database) -> None:
     lost = asyncio.Event()
-    idle = await SharedWork.open(pg_database, db, Inbox(db), on_lost=lost.set, check_every_s=0.05)
+    idle = await SharedWork.open(pg_database, db, on_lost=lost.set, check_every_s=0.05)
     try:
         pid = idle._locks.info.backend_pid
         await db.conn.execute_fetchall("SELECT pg_terminate_backend(?)", (pid,))
